@@ -1,0 +1,422 @@
+//! Board geometry: the 24 points, their names, adjacency, the 16 mills and the
+//! 16 board symmetries. Everything here is compile-time data.
+//!
+//! Points are numbered `0..24` in the canonical order of RULES.md (sorted by rank,
+//! then file), which is also the bit order of a [`Bits`] set.
+
+/// A set of points: bit `p` is point `p`. Only the low 24 bits are used.
+pub type Bits = u32;
+
+/// Number of points on the board.
+pub const POINTS: usize = 24;
+
+/// Mask of all 24 points.
+pub const ALL: Bits = (1 << POINTS) - 1;
+
+/// Point names in canonical order.
+pub const POINT_NAMES: [&str; POINTS] = [
+    "a1", "d1", "g1", "b2", "d2", "f2", "c3", "d3", "e3", "a4", "b4", "c4", "e4", "f4", "g4", "c5",
+    "d5", "e5", "b6", "d6", "f6", "a7", "d7", "g7",
+];
+
+/// Grid coordinates `(file, rank)`, both `0..7`, of each point.
+pub const COORDS: [(i8, i8); POINTS] = {
+    let mut c = [(0i8, 0i8); POINTS];
+    let mut p = 0;
+    while p < POINTS {
+        let name = POINT_NAMES[p].as_bytes();
+        c[p] = ((name[0] - b'a') as i8, (name[1] - b'1') as i8);
+        p += 1;
+    }
+    c
+};
+
+/// The 16 mills as point triples, each listed in order along its line.
+pub const MILLS: [[u8; 3]; 16] = [
+    [0, 1, 2],
+    [3, 4, 5],
+    [6, 7, 8],
+    [9, 10, 11],
+    [12, 13, 14],
+    [15, 16, 17],
+    [18, 19, 20],
+    [21, 22, 23],
+    [0, 9, 21],
+    [3, 10, 18],
+    [6, 11, 15],
+    [1, 4, 7],
+    [16, 19, 22],
+    [8, 12, 17],
+    [5, 13, 20],
+    [2, 14, 23],
+];
+
+/// The 16 mills as point sets.
+pub const MILL_MASKS: [Bits; 16] = {
+    let mut m = [0; 16];
+    let mut i = 0;
+    while i < 16 {
+        m[i] = (1 << MILLS[i][0]) | (1 << MILLS[i][1]) | (1 << MILLS[i][2]);
+        i += 1;
+    }
+    m
+};
+
+/// For each point, the two mills through it.
+pub const MILLS_THROUGH: [[Bits; 2]; POINTS] = {
+    let mut t = [[0; 2]; POINTS];
+    let mut n = [0usize; POINTS];
+    let mut i = 0;
+    while i < 16 {
+        let mut j = 0;
+        while j < 3 {
+            let p = MILLS[i][j] as usize;
+            t[p][n[p]] = MILL_MASKS[i];
+            n[p] += 1;
+            j += 1;
+        }
+        i += 1;
+    }
+    t
+};
+
+/// For each point, the set of points adjacent to it (neighbours on a mill line).
+pub const NEIGHBOURS: [Bits; POINTS] = {
+    let mut a = [0; POINTS];
+    let mut i = 0;
+    while i < 16 {
+        let [p, q, r] = MILLS[i];
+        a[p as usize] |= 1 << q;
+        a[q as usize] |= (1 << p) | (1 << r);
+        a[r as usize] |= 1 << q;
+        i += 1;
+    }
+    a
+};
+
+/// Number of board symmetries.
+pub const SYMMETRY_COUNT: usize = 16;
+
+/// The point of the grid coordinate `(x, y)`, if there is one.
+const fn point_at(x: i8, y: i8) -> Option<usize> {
+    let mut p = 0;
+    while p < POINTS {
+        if COORDS[p].0 == x && COORDS[p].1 == y {
+            return Some(p);
+        }
+        p += 1;
+    }
+    None
+}
+
+/// Symmetry `s` as a point permutation: `s % 8` is one of the 8 symmetries of the
+/// square, and `s >= 8` additionally swaps the inner and outer squares.
+const fn symmetry_image(s: usize, p: usize) -> usize {
+    let (dx, dy) = (COORDS[p].0 - 3, COORDS[p].1 - 3);
+    let (mut x, mut y) = match s % 8 {
+        0 => (dx, dy),
+        1 => (-dy, dx),
+        2 => (-dx, -dy),
+        3 => (dy, -dx),
+        4 => (-dx, dy),
+        5 => (dy, dx),
+        6 => (dx, -dy),
+        _ => (-dy, -dx),
+    };
+    if s >= 8 {
+        let ring = if x.abs() > y.abs() { x.abs() } else { y.abs() };
+        x = x.signum() * (4 - ring);
+        y = y.signum() * (4 - ring);
+    }
+    match point_at(x + 3, y + 3) {
+        Some(q) => q,
+        None => panic!("symmetry maps a point off the board"),
+    }
+}
+
+/// The 16 symmetries as permutations: `SYMMETRIES[s][p]` is the image of point `p`.
+/// Symmetry 0 is the identity.
+pub const SYMMETRIES: [[u8; POINTS]; SYMMETRY_COUNT] = {
+    let mut t = [[0u8; POINTS]; SYMMETRY_COUNT];
+    let mut s = 0;
+    while s < SYMMETRY_COUNT {
+        let mut p = 0;
+        while p < POINTS {
+            t[s][p] = symmetry_image(s, p) as u8;
+            p += 1;
+        }
+        s += 1;
+    }
+    t
+};
+
+/// `SYMMETRY_BYTES[s][k][v]`: image under symmetry `s` of the set whose byte `k` is `v`
+/// (other bytes zero). Three lookups map a whole set.
+static SYMMETRY_BYTES: [[[Bits; 256]; 3]; SYMMETRY_COUNT] = {
+    let mut t = [[[0; 256]; 3]; SYMMETRY_COUNT];
+    let mut s = 0;
+    while s < SYMMETRY_COUNT {
+        let mut k = 0;
+        while k < 3 {
+            let mut v = 0;
+            while v < 256 {
+                let mut img = 0;
+                let mut j = 0;
+                while j < 8 {
+                    if v & (1 << j) != 0 {
+                        img |= 1 << SYMMETRIES[s][8 * k + j];
+                    }
+                    j += 1;
+                }
+                t[s][k][v] = img;
+                v += 1;
+            }
+            k += 1;
+        }
+        s += 1;
+    }
+    t
+};
+
+/// The image of the point set `set` under symmetry `s` (`s < 16`).
+#[inline(always)]
+pub fn transform(s: usize, set: Bits) -> Bits {
+    let t = &SYMMETRY_BYTES[s];
+    t[0][(set & 0xff) as usize]
+        | t[1][((set >> 8) & 0xff) as usize]
+        | t[2][(set >> 16) as usize & 0xff]
+}
+
+/// `INVERSE[s]` is the symmetry that undoes symmetry `s`.
+pub const INVERSE: [usize; SYMMETRY_COUNT] = {
+    let mut inv = [0; SYMMETRY_COUNT];
+    let mut s = 0;
+    while s < SYMMETRY_COUNT {
+        let mut t = 0;
+        while t < SYMMETRY_COUNT {
+            let mut ok = true;
+            let mut p = 0;
+            while p < POINTS {
+                if SYMMETRIES[t][SYMMETRIES[s][p] as usize] as usize != p {
+                    ok = false;
+                }
+                p += 1;
+            }
+            if ok {
+                inv[s] = t;
+            }
+            t += 1;
+        }
+        s += 1;
+    }
+    inv
+};
+
+/// The point named `name` (`"a1"` .. `"g7"`), if it is one.
+pub fn point_by_name(name: &str) -> Option<u8> {
+    POINT_NAMES.iter().position(|&n| n == name).map(|p| p as u8)
+}
+
+/// The points of `set` that stand in a complete mill of `set`.
+#[inline]
+pub fn stones_in_mills(set: Bits) -> Bits {
+    MILL_MASKS
+        .iter()
+        .filter(|&&m| set & m == m)
+        .fold(0, |acc, &m| acc | m)
+}
+
+/// Whether the stone on `point` is part of a complete mill of `set`.
+#[inline(always)]
+pub fn in_mill(set: Bits, point: usize) -> bool {
+    let [a, b] = MILLS_THROUGH[point];
+    set & a == a || set & b == b
+}
+
+/// Iterator over the points of a set, lowest first.
+#[derive(Clone, Copy, Debug)]
+pub struct PointIter(pub Bits);
+
+impl Iterator for PointIter {
+    type Item = usize;
+    #[inline(always)]
+    fn next(&mut self) -> Option<usize> {
+        if self.0 == 0 {
+            None
+        } else {
+            let p = self.0.trailing_zeros() as usize;
+            self.0 &= self.0 - 1;
+            Some(p)
+        }
+    }
+}
+
+/// The points of `set`, lowest first.
+#[inline(always)]
+pub fn points(set: Bits) -> PointIter {
+    PointIter(set)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn mill_set() -> Vec<Bits> {
+        let mut v = MILL_MASKS.to_vec();
+        v.sort();
+        v
+    }
+
+    fn adjacency_pairs() -> Vec<(usize, usize)> {
+        let mut v = vec![];
+        for p in 0..POINTS {
+            for q in points(NEIGHBOURS[p]) {
+                v.push((p, q));
+            }
+        }
+        v
+    }
+
+    fn permute(perm: &[u8; POINTS], set: Bits) -> Bits {
+        points(set).fold(0, |acc, p| acc | 1 << perm[p])
+    }
+
+    #[test]
+    fn mills_match_rules_by_name() {
+        let text = "a1 d1 g1,b2 d2 f2,c3 d3 e3,a4 b4 c4,e4 f4 g4,c5 d5 e5,b6 d6 f6,a7 d7 g7,\
+                    a1 a4 a7,b2 b4 b6,c3 c4 c5,d1 d2 d3,d5 d6 d7,e3 e4 e5,f2 f4 f6,g1 g4 g7";
+        let mut from_names: Vec<Bits> = text
+            .split(',')
+            .map(|m| {
+                m.split(' ')
+                    .map(|n| 1 << point_by_name(n).unwrap())
+                    .fold(0, |a, b| a | b)
+            })
+            .collect();
+        from_names.sort();
+        assert_eq!(from_names, mill_set());
+    }
+
+    #[test]
+    fn canonical_order_is_rank_then_file() {
+        for p in 1..POINTS {
+            let (a, b) = (COORDS[p - 1], COORDS[p]);
+            assert!((a.1, a.0) < (b.1, b.0));
+        }
+    }
+
+    #[test]
+    fn adjacency_has_32_edges_and_is_symmetric() {
+        let pairs = adjacency_pairs();
+        assert_eq!(pairs.len(), 64);
+        for (p, q) in pairs {
+            assert!(NEIGHBOURS[q] & (1 << p) != 0);
+            // adjacent points share a file or a rank
+            assert!(COORDS[p].0 == COORDS[q].0 || COORDS[p].1 == COORDS[q].1);
+        }
+        for p in 0..POINTS {
+            assert_eq!(MILLS_THROUGH[p].len(), 2);
+            assert!(MILLS_THROUGH[p].iter().all(|m| m & (1 << p) != 0));
+        }
+    }
+
+    #[test]
+    fn symmetries_preserve_mills_and_adjacency() {
+        for s in 0..SYMMETRY_COUNT {
+            let perm = &SYMMETRIES[s];
+            let mut images: Vec<Bits> = MILL_MASKS.iter().map(|&m| permute(perm, m)).collect();
+            images.sort();
+            assert_eq!(images, mill_set(), "symmetry {s} breaks mills");
+            for (p, q) in adjacency_pairs() {
+                assert!(NEIGHBOURS[perm[p] as usize] & (1 << perm[q]) != 0);
+            }
+        }
+    }
+
+    #[test]
+    fn symmetries_are_distinct_and_form_a_group() {
+        let all: Vec<[u8; POINTS]> = SYMMETRIES.to_vec();
+        for i in 0..16 {
+            for j in 0..i {
+                assert_ne!(all[i], all[j]);
+            }
+        }
+        assert_eq!(all[0], core::array::from_fn(|p| p as u8));
+        for a in &all {
+            for b in &all {
+                let comp: [u8; POINTS] = core::array::from_fn(|p| a[b[p] as usize]);
+                assert!(all.contains(&comp), "not closed under composition");
+            }
+        }
+        for s in 0..16 {
+            for p in 0..POINTS {
+                assert_eq!(
+                    SYMMETRIES[INVERSE[s]][SYMMETRIES[s][p] as usize] as usize,
+                    p
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn transform_matches_permutation() {
+        let mut x: u64 = 0x9e3779b97f4a7c15;
+        for _ in 0..2000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let set = (x as Bits) & ALL;
+            for s in 0..16 {
+                assert_eq!(transform(s, set), permute(&SYMMETRIES[s], set));
+            }
+        }
+    }
+
+    /// Counts by backtracking every permutation of the 24 points that maps
+    /// adjacency to adjacency and mills to mills.
+    #[test]
+    fn exactly_sixteen_automorphisms() {
+        fn extend(img: &mut Vec<usize>, used: Bits, count: &mut usize) {
+            let p = img.len();
+            if p == POINTS {
+                let perm: [u8; POINTS] = core::array::from_fn(|i| img[i] as u8);
+                let mut images: Vec<Bits> = MILL_MASKS.iter().map(|&m| permute(&perm, m)).collect();
+                images.sort();
+                let mut mills = MILL_MASKS.to_vec();
+                mills.sort();
+                if images == mills {
+                    *count += 1;
+                }
+                return;
+            }
+            for q in 0..POINTS {
+                if used & (1 << q) != 0 {
+                    continue;
+                }
+                let ok = (0..p).all(|r| {
+                    let adj_before = NEIGHBOURS[p] & (1 << r) != 0;
+                    let adj_after = NEIGHBOURS[q] & (1 << img[r]) != 0;
+                    adj_before == adj_after
+                });
+                if ok {
+                    img.push(q);
+                    extend(img, used | (1 << q), count);
+                    img.pop();
+                }
+            }
+        }
+        let mut count = 0;
+        extend(&mut Vec::new(), 0, &mut count);
+        assert_eq!(count, 16);
+    }
+
+    #[test]
+    fn in_mill_agrees_with_stones_in_mills() {
+        let set: Bits = MILL_MASKS[0] | MILL_MASKS[8] | (1 << 10);
+        let in_m = stones_in_mills(set);
+        for p in points(set) {
+            assert_eq!(in_mill(set, p), in_m & (1 << p) != 0);
+        }
+        assert_eq!(in_m, MILL_MASKS[0] | MILL_MASKS[8]);
+    }
+}

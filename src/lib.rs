@@ -1,0 +1,13 @@
+//! millbase: a retrograde-analysis solver and database generator for Nine Men's
+//! Morris (Mill, Mühle).
+//!
+//! The library is layered as the data flows: [`geometry`] (points, mills,
+//! symmetries) → [`position`] (positions and their string form) → [`moves`]
+//! (forward move generation, perft).
+
+pub mod geometry;
+pub mod moves;
+pub mod position;
+
+pub use moves::{Move, Rules};
+pub use position::{Color, Position, PositionError};

@@ -1,0 +1,336 @@
+//! Forward move generation: placement, slide and flying, with the removal after a
+//! closed mill as part of the move, and the end of the game.
+
+use crate::geometry::{
+    ALL, Bits, NEIGHBOURS, POINT_NAMES, in_mill, point_by_name, points, stones_in_mills,
+};
+use crate::position::Position;
+use std::fmt;
+use std::str::FromStr;
+
+/// The rule variant being played or solved.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Rules {
+    /// Whether a side with exactly 3 stones on board and none in hand may fly.
+    pub flying: bool,
+}
+
+impl Default for Rules {
+    fn default() -> Self {
+        Rules { flying: true }
+    }
+}
+
+impl Rules {
+    /// Short name of the variant: `flying` or `no-flying`.
+    pub fn name(&self) -> &'static str {
+        if self.flying { "flying" } else { "no-flying" }
+    }
+}
+
+/// One move (one ply): a placement or a slide/fly, plus the removal it makes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Move {
+    /// Origin of a slide or fly; `None` for a placement.
+    pub from: Option<u8>,
+    /// Destination point.
+    pub to: u8,
+    /// Opponent stone removed after closing a mill.
+    pub remove: Option<u8>,
+}
+
+impl fmt::Display for Move {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(from) = self.from {
+            write!(f, "{}-", POINT_NAMES[from as usize])?;
+        }
+        write!(f, "{}", POINT_NAMES[self.to as usize])?;
+        if let Some(r) = self.remove {
+            write!(f, "x{}", POINT_NAMES[r as usize])?;
+        }
+        Ok(())
+    }
+}
+
+/// A move string that is not in RULES.md notation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveParseError(pub String);
+
+impl fmt::Display for MoveParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "invalid move {:?}: expected a point (d1), from-to (d1-d2), optionally followed by xPOINT (d1-d2xa7)",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for MoveParseError {}
+
+impl FromStr for Move {
+    type Err = MoveParseError;
+
+    fn from_str(s: &str) -> Result<Move, MoveParseError> {
+        let bad = || MoveParseError(s.to_string());
+        let (body, remove) = match s.split_once('x') {
+            Some((b, r)) => (b, Some(point_by_name(r).ok_or_else(bad)?)),
+            None => (s, None),
+        };
+        let (from, to) = match body.split_once('-') {
+            Some((f, t)) => (
+                Some(point_by_name(f).ok_or_else(bad)?),
+                point_by_name(t).ok_or_else(bad)?,
+            ),
+            None => (None, point_by_name(body).ok_or_else(bad)?),
+        };
+        if from == Some(to) {
+            return Err(bad());
+        }
+        Ok(Move { from, to, remove })
+    }
+}
+
+/// The opponent stones that may be removed after closing a mill: those not in a
+/// mill, or all of them when every one is in a mill.
+#[inline]
+pub fn removable(opponent: Bits) -> Bits {
+    let free = opponent & !stones_in_mills(opponent);
+    if free != 0 { free } else { opponent }
+}
+
+/// Whether the side to move may fly under `rules`.
+#[inline]
+pub fn can_fly(pos: &Position, rules: Rules) -> bool {
+    rules.flying && pos.mover_hand == 0 && pos.mover.count_ones() == 3
+}
+
+/// Whether the game is over with the side to move having lost: fewer than 3 stones
+/// on board plus in hand, or no legal move.
+pub fn is_lost(pos: &Position, rules: Rules) -> bool {
+    pos.mover_total() < 3 || !has_legal_move(pos, rules)
+}
+
+/// Whether the side to move has any legal move (ignoring the stone-count rule).
+pub fn has_legal_move(pos: &Position, rules: Rules) -> bool {
+    let empty = ALL & !(pos.mover | pos.opponent);
+    if pos.mover_hand > 0 {
+        return empty != 0;
+    }
+    if can_fly(pos, rules) {
+        return empty != 0;
+    }
+    points(pos.mover).any(|p| NEIGHBOURS[p] & empty != 0)
+}
+
+/// Appends every legal move of the side to move to `out`. A position whose game
+/// is over (a side below 3 stones) has no moves.
+pub fn generate(pos: &Position, rules: Rules, out: &mut Vec<Move>) {
+    if pos.mover_total() < 3 || pos.opponent_total() < 3 {
+        return;
+    }
+    let empty = ALL & !(pos.mover | pos.opponent);
+    let removals = removable(pos.opponent);
+    let mut push = |from: Option<u8>, to: usize, after: Bits| {
+        if in_mill(after, to) && pos.opponent != 0 {
+            for r in points(removals) {
+                out.push(Move {
+                    from,
+                    to: to as u8,
+                    remove: Some(r as u8),
+                });
+            }
+        } else {
+            out.push(Move {
+                from,
+                to: to as u8,
+                remove: None,
+            });
+        }
+    };
+    if pos.mover_hand > 0 {
+        for to in points(empty) {
+            push(None, to, pos.mover | (1 << to));
+        }
+    } else {
+        let fly = can_fly(pos, rules);
+        for from in points(pos.mover) {
+            let targets = if fly { empty } else { NEIGHBOURS[from] & empty };
+            for to in points(targets) {
+                push(Some(from as u8), to, pos.mover ^ (1 << from) ^ (1 << to));
+            }
+        }
+    }
+}
+
+/// All legal moves of the side to move.
+pub fn legal_moves(pos: &Position, rules: Rules) -> Vec<Move> {
+    let mut v = Vec::with_capacity(64);
+    generate(pos, rules, &mut v);
+    v
+}
+
+/// The position after `mv`, which must be legal in `pos`.
+#[inline]
+pub fn apply(pos: &Position, mv: Move) -> Position {
+    let mut mover = pos.mover | (1 << mv.to);
+    let mut mover_hand = pos.mover_hand;
+    match mv.from {
+        Some(f) => mover &= !(1 << f),
+        None => mover_hand -= 1,
+    }
+    let opponent = match mv.remove {
+        Some(r) => pos.opponent & !(1 << r),
+        None => pos.opponent,
+    };
+    Position {
+        mover: opponent,
+        opponent: mover,
+        mover_hand: pos.opponent_hand,
+        opponent_hand: mover_hand,
+        side: pos.side.other(),
+    }
+}
+
+/// Why a move given by the user cannot be played.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct IllegalMove(pub Move);
+
+impl fmt::Display for IllegalMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} is not a legal move in this position", self.0)
+    }
+}
+
+impl std::error::Error for IllegalMove {}
+
+/// Plays `mv` after checking that it is legal.
+pub fn play(pos: &Position, mv: Move, rules: Rules) -> Result<Position, IllegalMove> {
+    if legal_moves(pos, rules).contains(&mv) {
+        Ok(apply(pos, mv))
+    } else {
+        Err(IllegalMove(mv))
+    }
+}
+
+/// Number of leaf nodes `depth` plies below `pos` (a move with its removal is one ply).
+pub fn perft(pos: &Position, depth: u32, rules: Rules) -> u64 {
+    fn walk(pos: &Position, depth: u32, rules: Rules, bufs: &mut [Vec<Move>]) -> u64 {
+        let (buf, rest) = bufs.split_first_mut().expect("one buffer per ply");
+        buf.clear();
+        generate(pos, rules, buf);
+        if depth == 1 {
+            return buf.len() as u64;
+        }
+        let mut n = 0;
+        for &m in buf.iter() {
+            let child = apply(pos, m);
+            n += walk(&child, depth - 1, rules, rest);
+        }
+        n
+    }
+    if depth == 0 {
+        return 1;
+    }
+    let mut bufs = vec![Vec::with_capacity(64); depth as usize];
+    walk(pos, depth, rules, &mut bufs)
+}
+
+/// [`perft`] with the first ply split over the rayon thread pool.
+pub fn perft_parallel(pos: &Position, depth: u32, rules: Rules) -> u64 {
+    use rayon::prelude::*;
+    if depth <= 2 {
+        return perft(pos, depth, rules);
+    }
+    legal_moves(pos, rules)
+        .par_iter()
+        .map(|&m| perft(&apply(pos, m), depth - 1, rules))
+        .sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pos(s: &str) -> Position {
+        s.parse().unwrap()
+    }
+
+    #[test]
+    fn notation_round_trips() {
+        for s in ["d1", "d1-d2", "d1-d2xa7", "d1xa7", "g7-a1xc4"] {
+            assert_eq!(s.parse::<Move>().unwrap().to_string(), s);
+        }
+        for s in [
+            "", "d8", "d1-", "-d2", "d1-d1", "d1xh9", "d1--d2", "D1", "d1 ",
+        ] {
+            assert!(s.parse::<Move>().is_err(), "{s}");
+        }
+    }
+
+    #[test]
+    fn opening_perft_by_arithmetic() {
+        let p = Position::initial();
+        let want = [1u64, 24, 552, 12144, 255024];
+        for (d, &n) in want.iter().enumerate() {
+            assert_eq!(perft(&p, d as u32, Rules::default()), n);
+        }
+    }
+
+    #[test]
+    fn mill_closing_removes_exactly_one_unprotected_stone() {
+        // White a1 d1 e5; Black a4 and the mill b6 d6 f6. Placing g1 closes a1 d1 g1.
+        let p = pos("WW.......B.......WBBB... w 5 5");
+        let moves = legal_moves(&p, Rules::default());
+        let g1: Vec<String> = moves
+            .iter()
+            .filter(|m| m.to == 2)
+            .map(|m| m.to_string())
+            .collect();
+        assert_eq!(g1, vec!["g1xa4"]);
+        assert!(
+            moves
+                .iter()
+                .filter(|m| m.to != 2)
+                .all(|m| m.remove.is_none())
+        );
+        assert_eq!(moves.len(), 24 - 7);
+    }
+
+    #[test]
+    fn all_in_mills_makes_all_removable() {
+        // White a1 d1 g4; g4-g1 closes a mill and Black's only stones b6 d6 f6 form a mill.
+        let p = pos("WW............W...BBB... w 0 0");
+        let mut got: Vec<String> = legal_moves(&p, Rules { flying: false })
+            .iter()
+            .map(|m| m.to_string())
+            .collect();
+        got.sort();
+        let want = [
+            "a1-a4", "d1-d2", "d1-g1", "g4-f4", "g4-g1xb6", "g4-g1xd6", "g4-g1xf6", "g4-g7",
+        ];
+        assert_eq!(got, want);
+        assert_eq!(removable(0b111), 0b111);
+        assert_eq!(removable(0b1111), 0b1000);
+    }
+
+    #[test]
+    fn blocked_side_has_lost() {
+        // White a1 d1 g1 hemmed in by Black d2 a4 g4 f6.
+        let blocked = pos("WWW.B....B....B.....B... w 0 0");
+        let no_fly = Rules { flying: false };
+        assert!(is_lost(&blocked, no_fly));
+        assert!(legal_moves(&blocked, no_fly).is_empty());
+        // with flying, White has 3 stones and may fly to any of the 17 empty points
+        assert!(!is_lost(&blocked, Rules::default()));
+        assert_eq!(legal_moves(&blocked, Rules::default()).len(), 3 * 17);
+    }
+
+    #[test]
+    fn play_rejects_illegal() {
+        let p = Position::initial();
+        assert!(play(&p, "d1-d2".parse().unwrap(), Rules::default()).is_err());
+        let q = play(&p, "d1".parse().unwrap(), Rules::default()).unwrap();
+        assert_eq!(q.to_string(), ".W...................... b 8 9");
+    }
+}

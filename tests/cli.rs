@@ -1,0 +1,76 @@
+//! End-to-end runs of the `millbase` binary.
+
+use std::process::{Command, Output};
+
+fn millbase(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_millbase"))
+        .args(args)
+        .output()
+        .expect("run millbase")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).unwrap()
+}
+
+#[test]
+fn show_draws_the_board() {
+    let o = millbase(&["show", "WWW.B....B....B.....B... b 0 0"]);
+    assert!(o.status.success());
+    let text = stdout(&o);
+    assert!(text.contains("1 W-----------W-----------W"), "{text}");
+    assert!(
+        text.contains("Black to move; in hand: White 0, Black 0"),
+        "{text}"
+    );
+}
+
+#[test]
+fn moves_json_lists_every_move() {
+    let o = millbase(&["moves", "........................ w 9 9", "--json"]);
+    assert!(o.status.success());
+    let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    assert_eq!(v["position"], "........................ w 9 9");
+    let moves = v["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 24);
+    assert_eq!(moves[0]["move"], "a1");
+    assert_eq!(moves[0]["position"], "W....................... b 8 9");
+}
+
+#[test]
+fn no_flying_changes_the_move_list() {
+    let pos = "WWW.B....B....B.....B... w 0 0";
+    let fly = stdout(&millbase(&["moves", pos])).lines().count();
+    let slide = stdout(&millbase(&["moves", pos, "--no-flying"]))
+        .lines()
+        .count();
+    assert_eq!((fly, slide), (51, 0));
+}
+
+#[test]
+fn perft_json() {
+    let o = millbase(&["perft", "........................ w 9 9", "4", "--json"]);
+    assert!(o.status.success());
+    let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    assert_eq!(v, serde_json::json!({"depth": 4, "nodes": 255024}));
+}
+
+#[test]
+fn bad_input_exits_2_with_a_message() {
+    for args in [
+        vec!["show", "........................ w 9"],
+        vec!["show", "......Q................. w 9 9"],
+        vec!["moves", "WWWWWWWWWW.............. w 0 0"],
+        vec!["perft", "........................ w 9 9", "x"],
+        vec!["frobnicate"],
+    ] {
+        let o = millbase(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8(o.stderr).unwrap();
+        assert!(err.contains("error"), "{args:?}: {err}");
+        assert!(o.stdout.is_empty());
+    }
+    let err =
+        String::from_utf8(millbase(&["show", "......Q................. w 9 9"]).stderr).unwrap();
+    assert!(err.contains("'Q'") && err.contains("c3"), "{err}");
+}

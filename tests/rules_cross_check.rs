@@ -1,0 +1,121 @@
+//! The engine's move generation against the naive implementation in `naive/`.
+
+mod naive;
+
+use millbase::moves::{self, Rules};
+use millbase::position::Position;
+use naive::Naive;
+
+fn engine_children(s: &str, flying: bool) -> Vec<(String, String)> {
+    let pos: Position = s.parse().unwrap();
+    let mut v: Vec<(String, String)> = moves::legal_moves(&pos, Rules { flying })
+        .into_iter()
+        .map(|m| (m.to_string(), moves::apply(&pos, m).to_string()))
+        .collect();
+    v.sort();
+    v
+}
+
+fn naive_children(s: &str, flying: bool) -> Vec<(String, String)> {
+    let mut v: Vec<(String, String)> = Naive::parse(s, flying)
+        .children()
+        .into_iter()
+        .map(|(m, c)| (m, c.text()))
+        .collect();
+    v.sort();
+    v
+}
+
+/// A small xorshift generator, so the walks are reproducible.
+struct Rng(u64);
+
+impl Rng {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        (self.0 % n as u64) as usize
+    }
+}
+
+#[test]
+fn perft_from_initial_matches_naive() {
+    let init = Position::initial();
+    let naive = Naive::parse(&init.to_string(), true);
+    for depth in 1..=5 {
+        assert_eq!(
+            moves::perft(&init, depth, Rules::default()),
+            naive.perft(depth),
+            "depth {depth}"
+        );
+    }
+}
+
+#[test]
+fn perft_deeper_from_placement_positions_matches_naive() {
+    // Positions a few placements in, where mills and removals start to matter.
+    for s in [
+        "WW.......B.......WBBB... w 5 5",
+        "WW.B.....B.W............ w 6 6",
+        ".W.W.W....B.B.B......... w 6 6",
+        "W.W.B.W.B.W.B........... b 5 6",
+    ] {
+        let pos: Position = s.parse().unwrap();
+        let naive = Naive::parse(s, true);
+        for depth in 1..=4 {
+            assert_eq!(
+                moves::perft(&pos, depth, Rules::default()),
+                naive.perft(depth),
+                "{s} depth {depth}"
+            );
+        }
+    }
+}
+
+#[test]
+fn perft_movement_positions_with_and_without_flying() {
+    for s in [
+        "WWW.B....B....B.....B... w 0 0",
+        "WW............W...BBB... w 0 0",
+        "WW.W.W...B.B..B.B.....B. w 0 0",
+        "WWWW.B.B.B.B..W......... b 0 0",
+        "W.W..W..B..BW...B..B.... w 0 0",
+    ] {
+        for flying in [true, false] {
+            let pos: Position = s.parse().unwrap();
+            let naive = Naive::parse(s, flying);
+            for depth in 1..=4 {
+                assert_eq!(
+                    moves::perft(&pos, depth, Rules { flying }),
+                    naive.perft(depth),
+                    "{s} flying={flying} depth {depth}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn random_games_agree_move_by_move() {
+    let mut rng = Rng(0x2545F4914F6CDD1D);
+    for game in 0..3000 {
+        let flying = game % 2 == 0;
+        let mut s = Position::initial().to_string();
+        for _ply in 0..200 {
+            let e = engine_children(&s, flying);
+            let n = naive_children(&s, flying);
+            assert_eq!(e, n, "children of {s} (flying={flying})");
+            let pos: Position = s.parse().unwrap();
+            assert_eq!(moves::is_lost(&pos, Rules { flying }), e.is_empty(), "{s}");
+            if e.is_empty() {
+                break;
+            }
+            let (_, next) = &e[rng.below(e.len())];
+            match next.parse::<Position>() {
+                Ok(_) => s = next.clone(),
+                // the game ended: the side to move fell below 3 stones
+                Err(_) => break,
+            }
+        }
+    }
+}
