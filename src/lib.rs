@@ -6,6 +6,7 @@
 //! (forward move generation, perft).
 
 pub mod geometry;
+pub mod index;
 pub mod moves;
 pub mod position;
 

@@ -1,8 +1,10 @@
 //! The `millbase` command line: a thin layer over the library.
 
 use clap::{Args, Parser, Subcommand};
+use millbase::index::{Indexer, Subspace};
 use millbase::moves::{self, Rules};
 use millbase::position::Position;
+use rayon::prelude::*;
 use serde_json::json;
 use std::io::Write;
 use std::process::ExitCode;
@@ -51,6 +53,12 @@ enum Command {
         json: bool,
         #[command(flatten)]
         rules: RuleArgs,
+    },
+    /// List the 49 movement subspaces with their classes, index size and density.
+    Subspaces {
+        /// One JSON object per line: {"mover", "opponent", "classes", "index_size", "density"}.
+        #[arg(long)]
+        json: bool,
     },
     /// Count the positions DEPTH plies deep (a move with its removal is one ply).
     Perft {
@@ -135,6 +143,44 @@ fn run(cli: Cli) -> Result<(), Failure> {
                 for m in list {
                     writeln!(out, "{:<10} {}", m.to_string(), moves::apply(&pos, m))?;
                 }
+            }
+        }
+        Command::Subspaces { json } => {
+            let ix = Indexer::new();
+            let rows: Vec<(Subspace, u64, u64)> = Subspace::all_movement()
+                .into_par_iter()
+                .map(|s| (s, ix.classes(s), ix.index_size(s)))
+                .collect();
+            if !json {
+                writeln!(
+                    out,
+                    "{:>8} {:>14} {:>14} {:>8}",
+                    "subspace", "classes", "index size", "density"
+                )?;
+            }
+            for &(s, classes, size) in &rows {
+                let density = classes as f64 / size as f64;
+                if json {
+                    let row = json!({"mover": s.mover, "opponent": s.opponent, "classes": classes,
+                                     "index_size": size, "density": (density * 1e6).round() / 1e6});
+                    writeln!(out, "{row}")?;
+                } else {
+                    writeln!(
+                        out,
+                        "{:>8} {classes:>14} {size:>14} {density:>8.4}",
+                        s.to_string()
+                    )?;
+                }
+            }
+            let classes: u64 = rows.iter().map(|r| r.1).sum();
+            let size: u64 = rows.iter().map(|r| r.2).sum();
+            if !json {
+                let density = classes as f64 / size as f64;
+                writeln!(
+                    out,
+                    "{:>8} {classes:>14} {size:>14} {density:>8.4}",
+                    "total"
+                )?;
             }
         }
         Command::Perft {

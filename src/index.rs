@@ -1,0 +1,486 @@
+//! Perfect-hash indexing of positions by subspace, folded by the 16 symmetries.
+//!
+//! A [`Subspace`] fixes the stones on board and in hand of the side to move
+//! ("mover") and of the opponent. Inside it, a position `(M, O)` (mover's and
+//! opponent's sets) has the index
+//!
+//! ```text
+//! orbit(M*) * C(24 - |M|, |O|) + colex rank of O* squeezed into the points not in M*
+//! ```
+//!
+//! where `M*` is the least image of `M` under the 16 symmetries, and `O*` the least
+//! image of `O` under the symmetries that map `M` to `M*`. Mover sets with a
+//! non-trivial stabiliser leave some slots whose decoded `O` is not the least of its
+//! images: such slots are "not canonical" and decode to `None`.
+
+use crate::geometry::{ALL, Bits, POINTS, SYMMETRY_COUNT, points, transform};
+use crate::position::{Position, STONES_PER_SIDE};
+use std::fmt;
+use std::sync::OnceLock;
+
+/// Position index inside a subspace.
+pub type Index = u64;
+
+/// Binomial coefficients `BINOM[n][k]` for `n, k <= 24`.
+pub const BINOM: [[u32; POINTS + 1]; POINTS + 1] = {
+    let mut t = [[0u32; POINTS + 1]; POINTS + 1];
+    let mut n = 0;
+    while n <= POINTS {
+        t[n][0] = 1;
+        let mut k = 1;
+        while k <= n {
+            t[n][k] = t[n - 1][k - 1] + if k < n { t[n - 1][k] } else { 0 };
+            k += 1;
+        }
+        n += 1;
+    }
+    t
+};
+
+/// Colex rank of `set` among the sets of the same size (equal to its rank in
+/// numeric order).
+#[inline(always)]
+pub fn colex_rank(set: Bits) -> u32 {
+    let mut r = 0;
+    for (i, p) in points(set).enumerate() {
+        r += BINOM[p][i + 1];
+    }
+    r
+}
+
+/// The `k`-element set of colex rank `r`.
+pub fn colex_unrank(mut r: u32, k: usize) -> Bits {
+    let mut set = 0;
+    let mut p = POINTS;
+    for i in (1..=k).rev() {
+        p -= 1;
+        while BINOM[p][i] > r {
+            p -= 1;
+        }
+        r -= BINOM[p][i];
+        set |= 1 << p;
+    }
+    set
+}
+
+/// The next larger set with the same number of elements (Gosper's hack).
+#[inline(always)]
+pub fn next_same_size(set: Bits) -> Bits {
+    let c = set & set.wrapping_neg();
+    let r = set + c;
+    (((r ^ set) >> 2) / c) | r
+}
+
+/// Colex rank of `set` with the points of `taken` squeezed out.
+#[inline(always)]
+fn squeeze_rank(set: Bits, taken: Bits) -> u32 {
+    let mut r = 0;
+    for (i, p) in points(set).enumerate() {
+        let below = taken & ((1 << p) - 1);
+        r += BINOM[p - below.count_ones() as usize][i + 1];
+    }
+    r
+}
+
+/// Spreads the bits of `squeezed` over the points not in `taken` (the inverse of
+/// squeezing).
+#[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
+#[inline(always)]
+pub fn unsqueeze(squeezed: Bits, taken: Bits) -> Bits {
+    // SAFETY: the bmi2 target feature is enabled at compile time (cfg above).
+    unsafe { core::arch::x86_64::_pdep_u32(squeezed, ALL & !taken) }
+}
+
+/// Spreads the bits of `squeezed` over the points not in `taken` (the inverse of
+/// squeezing).
+#[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
+#[inline(always)]
+pub fn unsqueeze(squeezed: Bits, taken: Bits) -> Bits {
+    unsqueeze_portable(squeezed, taken)
+}
+
+/// [`unsqueeze`] without BMI2.
+#[inline(always)]
+pub fn unsqueeze_portable(squeezed: Bits, taken: Bits) -> Bits {
+    let mut free = ALL & !taken;
+    let mut out = 0;
+    let mut s = squeezed;
+    let mut j = 0;
+    while s != 0 {
+        let want = s.trailing_zeros();
+        while j < want {
+            free &= free - 1;
+            j += 1;
+        }
+        out |= free & free.wrapping_neg();
+        s &= s - 1;
+    }
+    out
+}
+
+/// A set of positions: stones on board and in hand for the side to move and the
+/// opponent.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Subspace {
+    /// Stones of the side to move on the board.
+    pub mover: u8,
+    /// Stones of the opponent on the board.
+    pub opponent: u8,
+    /// Stones of the side to move in hand.
+    pub mover_hand: u8,
+    /// Stones of the opponent in hand.
+    pub opponent_hand: u8,
+}
+
+impl fmt::Display for Subspace {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}-{}", self.mover, self.opponent)?;
+        if !self.is_movement() {
+            write!(f, "/{}-{}", self.mover_hand, self.opponent_hand)?;
+        }
+        Ok(())
+    }
+}
+
+impl Subspace {
+    /// The movement-phase subspace with `mover` and `opponent` stones on board.
+    pub const fn movement(mover: u8, opponent: u8) -> Subspace {
+        Subspace {
+            mover,
+            opponent,
+            mover_hand: 0,
+            opponent_hand: 0,
+        }
+    }
+
+    /// The subspace of a position.
+    pub fn of(pos: &Position) -> Subspace {
+        Subspace {
+            mover: pos.mover.count_ones() as u8,
+            opponent: pos.opponent.count_ones() as u8,
+            mover_hand: pos.mover_hand,
+            opponent_hand: pos.opponent_hand,
+        }
+    }
+
+    /// The 49 movement subspaces, 3..9 stones a side, in the order (mover, opponent).
+    pub fn all_movement() -> Vec<Subspace> {
+        let mut v = vec![];
+        for m in 3..=STONES_PER_SIDE {
+            for o in 3..=STONES_PER_SIDE {
+                v.push(Subspace::movement(m, o));
+            }
+        }
+        v
+    }
+
+    /// Whether both sides have no stones in hand.
+    pub fn is_movement(&self) -> bool {
+        self.mover_hand == 0 && self.opponent_hand == 0
+    }
+
+    /// The subspace after a move of the side to move that removes nothing.
+    pub fn negate(&self) -> Subspace {
+        let (mover, mover_hand) = if self.mover_hand > 0 {
+            (self.mover + 1, self.mover_hand - 1)
+        } else {
+            (self.mover, 0)
+        };
+        Subspace {
+            mover: self.opponent,
+            opponent: mover,
+            mover_hand: self.opponent_hand,
+            opponent_hand: mover_hand,
+        }
+    }
+
+    /// The subspace after a move that removes an opponent stone, or `None` when
+    /// the removal ends the game (the opponent falls below 3 stones).
+    pub fn after_removal(&self) -> Option<Subspace> {
+        if self.opponent == 0 || self.opponent + self.opponent_hand <= 3 {
+            return None;
+        }
+        let mut s = self.negate();
+        s.mover -= 1;
+        Some(s)
+    }
+
+    /// Every subspace a move can lead to.
+    pub fn successors(&self) -> Vec<Subspace> {
+        std::iter::once(self.negate())
+            .chain(self.after_removal())
+            .collect()
+    }
+
+    /// Whether the subspace holds positions that can arise (at most 9 stones a side,
+    /// at least 3 each, stones fit on the board).
+    pub fn is_valid(&self) -> bool {
+        let m = self.mover + self.mover_hand;
+        let o = self.opponent + self.opponent_hand;
+        (3..=STONES_PER_SIDE).contains(&m)
+            && (3..=STONES_PER_SIDE).contains(&o)
+            && (self.mover + self.opponent) as usize <= POINTS
+    }
+}
+
+/// Symmetry classes of the sets of one size.
+struct SetTable {
+    /// Per set, by colex rank: `orbit << 5 | nontrivial_stabiliser << 4 | symmetry`,
+    /// where the symmetry maps the set to its orbit's least element.
+    entries: Vec<u32>,
+    /// Least element of each orbit, ascending.
+    reps: Vec<Bits>,
+    /// Per orbit, the symmetries that fix its least element (bit `s`).
+    stabilisers: Vec<u16>,
+}
+
+impl SetTable {
+    fn build(k: usize) -> SetTable {
+        let n = BINOM[POINTS][k] as usize;
+        let mut entries = Vec::with_capacity(n);
+        let mut reps = vec![];
+        let mut stabilisers = vec![];
+        let mut set: Bits = (1 << k) - 1;
+        for _ in 0..n {
+            let mut least = set;
+            let mut sym = 0;
+            let mut stab: u16 = 0;
+            for s in 0..SYMMETRY_COUNT {
+                let img = transform(s, set);
+                if img < least {
+                    least = img;
+                    sym = s;
+                }
+                if img == set {
+                    stab |= 1 << s;
+                }
+            }
+            let entry = if least == set {
+                reps.push(set);
+                stabilisers.push(stab);
+                ((reps.len() as u32 - 1) << 5) | (((stab != 1) as u32) << 4)
+            } else {
+                (entries[colex_rank(least) as usize] & !15) | sym as u32
+            };
+            entries.push(entry);
+            if k > 0 {
+                set = next_same_size(set);
+            }
+        }
+        SetTable {
+            entries,
+            reps,
+            stabilisers,
+        }
+    }
+}
+
+/// Ranks and unranks positions in any subspace. Tables are built on first use.
+#[derive(Default)]
+pub struct Indexer {
+    tables: [OnceLock<SetTable>; STONES_PER_SIDE as usize + 1],
+}
+
+impl Indexer {
+    /// An indexer with no tables built yet.
+    pub fn new() -> Indexer {
+        Indexer::default()
+    }
+
+    fn table(&self, k: u8) -> &SetTable {
+        self.tables[k as usize].get_or_init(|| SetTable::build(k as usize))
+    }
+
+    /// Number of symmetry classes of mover sets with `k` stones.
+    pub fn orbits(&self, k: u8) -> usize {
+        self.table(k).reps.len()
+    }
+
+    /// Number of slots per mover orbit in `sub`.
+    #[inline]
+    pub fn block_size(sub: Subspace) -> u64 {
+        BINOM[POINTS - sub.mover as usize][sub.opponent as usize] as u64
+    }
+
+    /// The index range of `sub`: indices are `0..index_size(sub)`.
+    pub fn index_size(&self, sub: Subspace) -> u64 {
+        self.orbits(sub.mover) as u64 * Self::block_size(sub)
+    }
+
+    /// The index of the position with mover stones `mover` and opponent stones
+    /// `opponent` in the subspace of their sizes (hands do not change the index).
+    #[inline]
+    pub fn rank(&self, mover: Bits, opponent: Bits) -> Index {
+        let w = mover.count_ones() as u8;
+        let t = self.table(w);
+        let e = t.entries[colex_rank(mover) as usize];
+        let sym = (e & 15) as usize;
+        let orbit = e >> 5;
+        let least = transform(sym, mover);
+        let mut opp = transform(sym, opponent);
+        if e & 16 != 0 {
+            let base = opp;
+            for s in points(t.stabilisers[orbit as usize] as Bits) {
+                opp = opp.min(transform(s, base));
+            }
+        }
+        let block = BINOM[POINTS - w as usize][opponent.count_ones() as usize] as u64;
+        orbit as u64 * block + squeeze_rank(opp, least) as u64
+    }
+
+    /// The index of a position in its subspace.
+    pub fn rank_position(&self, pos: &Position) -> (Subspace, Index) {
+        (Subspace::of(pos), self.rank(pos.mover, pos.opponent))
+    }
+
+    /// The canonical `(mover, opponent)` sets of index `i` of `sub`, or `None` when
+    /// the slot is not canonical. `i` must be below `index_size(sub)`.
+    pub fn unrank(&self, sub: Subspace, i: Index) -> Option<(Bits, Bits)> {
+        let (mover, opp, canonical) = self.slot(sub, i);
+        canonical.then_some((mover, opp))
+    }
+
+    /// The `(mover, opponent)` sets that slot `i` of `sub` decodes to, and whether
+    /// they are canonical (the least of their symmetric images). `i` must be below
+    /// `index_size(sub)`.
+    pub fn slot(&self, sub: Subspace, i: Index) -> (Bits, Bits, bool) {
+        let t = self.table(sub.mover);
+        let block = Self::block_size(sub);
+        let orbit = (i / block) as usize;
+        let mover = t.reps[orbit];
+        let opp = unsqueeze(
+            colex_unrank((i % block) as u32, sub.opponent as usize),
+            mover,
+        );
+        (mover, opp, self.canonical_in_orbit(t, orbit, opp))
+    }
+
+    fn canonical_in_orbit(&self, t: &SetTable, orbit: usize, opp: Bits) -> bool {
+        let stab = t.stabilisers[orbit];
+        stab == 1 || points(stab as Bits).all(|s| transform(s, opp) >= opp)
+    }
+
+    /// Calls `f(index, mover, opponent)` for every canonical position of orbit
+    /// `orbit` of `sub`, in index order.
+    pub fn for_each_in_orbit(
+        &self,
+        sub: Subspace,
+        orbit: usize,
+        mut f: impl FnMut(Index, Bits, Bits),
+    ) {
+        let t = self.table(sub.mover);
+        let block = Self::block_size(sub);
+        let mover = t.reps[orbit];
+        let check = t.stabilisers[orbit] != 1;
+        let mut squeezed: Bits = (1 << sub.opponent) - 1;
+        let base = orbit as u64 * block;
+        for r in 0..block {
+            let opp = unsqueeze(squeezed, mover);
+            if !check || self.canonical_in_orbit(t, orbit, opp) {
+                f(base + r, mover, opp);
+            }
+            if sub.opponent > 0 {
+                squeezed = next_same_size(squeezed);
+            }
+        }
+    }
+
+    /// Number of canonical positions (symmetry classes) in `sub`.
+    pub fn classes(&self, sub: Subspace) -> u64 {
+        let t = self.table(sub.mover);
+        let block = Self::block_size(sub);
+        let mut total = 0;
+        for orbit in 0..t.reps.len() {
+            if t.stabilisers[orbit] == 1 {
+                total += block;
+            } else {
+                let mut n = 0;
+                self.for_each_in_orbit(sub, orbit, |_, _, _| n += 1);
+                total += n;
+            }
+        }
+        total
+    }
+
+    /// Number of symmetric images of the canonical position `(mover, opponent)`
+    /// (16 divided by the size of its stabiliser).
+    pub fn images(&self, mover: Bits, opponent: Bits) -> u32 {
+        let fixed = (0..SYMMETRY_COUNT)
+            .filter(|&s| transform(s, mover) == mover && transform(s, opponent) == opponent)
+            .count();
+        (SYMMETRY_COUNT / fixed) as u32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn colex_round_trip() {
+        for k in 0..=9 {
+            let mut set: Bits = (1 << k) - 1;
+            for r in 0..BINOM[24][k].min(5000) {
+                assert_eq!(colex_rank(set), r);
+                assert_eq!(colex_unrank(r, k), set);
+                if k > 0 {
+                    set = next_same_size(set);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn squeeze_round_trip() {
+        let taken: Bits = 0b1010_0110_0000_0001_0010_0001;
+        let free = 24 - taken.count_ones() as usize;
+        for r in 0..BINOM[free][4] {
+            let sq = colex_unrank(r, 4);
+            let spread = unsqueeze(sq, taken);
+            assert_eq!(spread & taken, 0);
+            assert_eq!(spread.count_ones(), 4);
+            assert_eq!(squeeze_rank(spread, taken), r);
+            assert_eq!(unsqueeze_portable(sq, taken), spread);
+        }
+    }
+
+    #[test]
+    fn subspace_moves() {
+        let s = Subspace::movement(5, 4);
+        assert_eq!(s.negate(), Subspace::movement(4, 5));
+        assert_eq!(s.after_removal(), Some(Subspace::movement(3, 5)));
+        assert_eq!(Subspace::movement(5, 3).after_removal(), None);
+        let p = Subspace {
+            mover: 2,
+            opponent: 2,
+            mover_hand: 7,
+            opponent_hand: 7,
+        };
+        assert_eq!(
+            p.negate(),
+            Subspace {
+                mover: 2,
+                opponent: 3,
+                mover_hand: 7,
+                opponent_hand: 6
+            }
+        );
+        assert_eq!(
+            p.after_removal(),
+            Some(Subspace {
+                mover: 1,
+                opponent: 3,
+                mover_hand: 7,
+                opponent_hand: 6
+            })
+        );
+        assert_eq!(p.to_string(), "2-2/7-7");
+        assert_eq!(Subspace::all_movement().len(), 49);
+    }
+
+    #[test]
+    fn three_three_has_169626_classes() {
+        let ix = Indexer::new();
+        assert_eq!(ix.classes(Subspace::movement(3, 3)), 169_626);
+    }
+}

@@ -1,0 +1,191 @@
+//! The indexer: exhaustive round trips on small subspaces, randomized checks with
+//! every symmetry on the large ones, and class counts against Burnside's lemma.
+
+use millbase::geometry::{ALL, Bits, POINTS, SYMMETRIES, transform};
+use millbase::index::{Indexer, Subspace};
+use rayon::prelude::*;
+
+/// Checks every index of `sub`: canonical slots round-trip and every symmetric
+/// image of their position ranks to the same index; other slots decode to a
+/// position whose canonical index is a different, smaller one.
+fn check_exhaustive(ix: &Indexer, sub: Subspace) -> u64 {
+    let size = ix.index_size(sub);
+    (0..size)
+        .into_par_iter()
+        .map(|i| {
+            let (m, o, canonical) = ix.slot(sub, i);
+            assert_eq!(
+                (m.count_ones(), o.count_ones()),
+                (sub.mover as u32, sub.opponent as u32)
+            );
+            assert_eq!(m & o, 0);
+            let r = ix.rank(m, o);
+            if canonical {
+                assert_eq!(r, i, "{sub} slot {i}");
+                let s = (i % 16) as usize;
+                assert_eq!(
+                    ix.rank(transform(s, m), transform(s, o)),
+                    i,
+                    "{sub} slot {i} sym {s}"
+                );
+                1
+            } else {
+                assert!(r < i, "{sub} non-canonical slot {i} ranks to {r}");
+                assert_eq!(ix.unrank(sub, i), None);
+                0
+            }
+        })
+        .sum()
+}
+
+/// Random position with `w` mover and `b` opponent stones.
+fn random_position(x: &mut u64, w: u32, b: u32) -> (Bits, Bits) {
+    let mut next = || {
+        *x ^= *x << 13;
+        *x ^= *x >> 7;
+        *x ^= *x << 17;
+        (*x % POINTS as u64) as u32
+    };
+    let (mut m, mut o) = (0u32, 0u32);
+    while m.count_ones() < w {
+        m |= 1 << next();
+    }
+    while o.count_ones() < b {
+        let p = next();
+        if m & (1 << p) == 0 {
+            o |= 1 << p;
+        }
+    }
+    (m, o)
+}
+
+/// Burnside: the number of classes of (mover set, opponent set) pairs of sizes
+/// (w, b) is the average over the 16 symmetries of the pairs each one fixes.
+/// A fixed pair is a union of whole cycles, so count cycle colourings.
+fn burnside_classes(w: usize, b: usize) -> u64 {
+    let mut total = 0u64;
+    for perm in SYMMETRIES.iter() {
+        let mut seen = [false; POINTS];
+        let mut cycles = vec![];
+        for p in 0..POINTS {
+            if seen[p] {
+                continue;
+            }
+            let mut len = 0;
+            let mut q = p;
+            while !seen[q] {
+                seen[q] = true;
+                q = perm[q] as usize;
+                len += 1;
+            }
+            cycles.push(len);
+        }
+        // ways[i][j]: colourings of the cycles so far with i mover points, j opponent points
+        let mut ways = vec![vec![0u64; b + 1]; w + 1];
+        ways[0][0] = 1;
+        for &len in &cycles {
+            let mut next = ways.clone();
+            for i in 0..=w {
+                for j in 0..=b {
+                    if ways[i][j] == 0 {
+                        continue;
+                    }
+                    if i + len <= w {
+                        next[i + len][j] += ways[i][j];
+                    }
+                    if j + len <= b {
+                        next[i][j + len] += ways[i][j];
+                    }
+                }
+            }
+            ways = next;
+        }
+        total += ways[w][b];
+    }
+    assert_eq!(total % 16, 0);
+    total / 16
+}
+
+#[test]
+fn exhaustive_small_movement_subspaces() {
+    let ix = Indexer::new();
+    for w in 3..=5 {
+        for b in 3..=5 {
+            let sub = Subspace::movement(w, b);
+            let canonical = check_exhaustive(&ix, sub);
+            assert_eq!(canonical, ix.classes(sub), "{sub}");
+        }
+    }
+}
+
+#[test]
+fn exhaustive_placement_subspaces() {
+    let ix = Indexer::new();
+    let selection = [
+        (0, 0),
+        (1, 0),
+        (0, 1),
+        (1, 1),
+        (2, 1),
+        (2, 2),
+        (1, 5),
+        (2, 6),
+        (6, 2),
+        (4, 3),
+        (9, 1),
+    ];
+    for (w, b) in selection {
+        let sub = Subspace {
+            mover: w,
+            opponent: b,
+            mover_hand: 9 - w.max(b),
+            opponent_hand: 9 - w.max(b),
+        };
+        let canonical = check_exhaustive(&ix, sub);
+        assert_eq!(canonical, burnside_classes(w as usize, b as usize), "{sub}");
+    }
+}
+
+#[test]
+fn randomized_large_subspaces_every_symmetry() {
+    let ix = Indexer::new();
+    let subs: Vec<Subspace> = Subspace::all_movement()
+        .into_iter()
+        .filter(|s| s.mover > 5 || s.opponent > 5)
+        .collect();
+    let per_subspace = 3_000_000 / subs.len() as u64;
+    subs.par_iter().enumerate().for_each(|(k, &sub)| {
+        let mut x = 0x9E37_79B9_7F4A_7C15u64 ^ (k as u64 + 1).wrapping_mul(0x2545_F491_4F6C_DD1D);
+        let size = ix.index_size(sub);
+        for _ in 0..per_subspace {
+            let (m, o) = random_position(&mut x, sub.mover as u32, sub.opponent as u32);
+            let r = ix.rank(m, o);
+            assert!(r < size);
+            for s in 1..16 {
+                assert_eq!(
+                    ix.rank(transform(s, m), transform(s, o)),
+                    r,
+                    "{sub} sym {s}"
+                );
+            }
+            let (cm, co) = ix.unrank(sub, r).expect("rank gives a canonical slot");
+            assert!(
+                (0..16).any(|s| transform(s, m) == cm && transform(s, o) == co),
+                "{sub}: unrank(rank(p)) is not an image of p"
+            );
+            assert_eq!(m & !ALL, 0);
+        }
+    });
+}
+
+#[test]
+fn class_counts_match_burnside_for_all_49_subspaces() {
+    let ix = Indexer::new();
+    for sub in Subspace::all_movement() {
+        assert_eq!(
+            ix.classes(sub),
+            burnside_classes(sub.mover as usize, sub.opponent as usize),
+            "{sub}"
+        );
+    }
+}
