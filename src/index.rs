@@ -296,6 +296,12 @@ impl Indexer {
         self.table(k).reps.len()
     }
 
+    /// The symmetries (bit `s` for symmetry `s`) that fix the least mover set of
+    /// orbit `orbit` of `k`-stone sets; `1` (identity only) for most orbits.
+    pub fn stabiliser(&self, k: u8, orbit: usize) -> u16 {
+        self.table(k).stabilisers[orbit]
+    }
+
     /// Number of slots per mover orbit in `sub`.
     #[inline]
     pub fn block_size(sub: Subspace) -> u64 {

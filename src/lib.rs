@@ -5,10 +5,16 @@
 //! symmetries) → [`position`] (positions and their string form) → [`moves`]
 //! (forward move generation, perft).
 
+pub mod generate;
 pub mod geometry;
 pub mod index;
 pub mod moves;
 pub mod position;
+pub mod solver;
+pub mod storage;
+pub mod value;
+pub mod verify;
 
 pub use moves::{Move, Rules};
 pub use position::{Color, Position, PositionError};
+pub use value::Value;

@@ -1,13 +1,21 @@
 //! The `millbase` command line: a thin layer over the library.
 
 use clap::{Args, Parser, Subcommand};
+use indicatif::{ProgressBar, ProgressStyle};
+use millbase::generate::{self, GenerateError, Limits, Observer, Report};
 use millbase::index::{Indexer, Subspace};
 use millbase::moves::{self, Rules};
 use millbase::position::Position;
+use millbase::solver::Progress;
+use millbase::storage::{self, Counts, StorageError};
+use millbase::verify;
 use rayon::prelude::*;
 use serde_json::json;
 use std::io::Write;
+use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::Mutex;
+use std::time::Instant;
 
 /// Retrograde-analysis solver and perfect-play database for Nine Men's Morris.
 ///
@@ -37,6 +45,31 @@ impl RuleArgs {
     }
 }
 
+#[derive(Args)]
+struct DbArgs {
+    /// Database directory.
+    #[arg(long, value_name = "DIR", default_value = "data/db")]
+    db: PathBuf,
+}
+
+#[derive(Args, Clone, Copy)]
+struct ThreadArgs {
+    /// Worker threads (default: all cores).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    threads: Option<u16>,
+}
+
+impl ThreadArgs {
+    fn apply(self) {
+        if let Some(n) = self.threads {
+            // Fails only if the pool was built already, which run() never does.
+            let _ = rayon::ThreadPoolBuilder::new()
+                .num_threads(n as usize)
+                .build_global();
+        }
+    }
+}
+
 #[derive(Subcommand)]
 enum Command {
     /// Draw the board of a position, with side to move and stones in hand.
@@ -53,6 +86,50 @@ enum Command {
         json: bool,
         #[command(flatten)]
         rules: RuleArgs,
+    },
+    /// Solve the movement phase into a database directory (resumes what is there).
+    ///
+    /// Subspaces are solved in dependency order, each with its colour swap; each
+    /// finished subspace is written atomically with checksums, so an interrupted run
+    /// loses at most the pair in progress. Rerunning skips finished, valid files.
+    Generate {
+        #[command(flatten)]
+        db: DbArgs,
+        /// Only subspaces where neither side has more than N stones (3..9).
+        #[arg(long, value_name = "N", default_value_t = 9, value_parser = clap::value_parser!(u8).range(3..=9))]
+        max_stones: u8,
+        /// Only subspaces with at most N stones in all (6..18).
+        #[arg(long, value_name = "N", default_value_t = 18, value_parser = clap::value_parser!(u8).range(6..=18))]
+        max_total: u8,
+        #[command(flatten)]
+        rules: RuleArgs,
+        #[command(flatten)]
+        threads: ThreadArgs,
+        /// No progress bar.
+        #[arg(long)]
+        quiet: bool,
+    },
+    /// Check every stored value against its children by forward move generation.
+    ///
+    /// Exits with status 1 if any entry disagrees.
+    Verify {
+        #[command(flatten)]
+        db: DbArgs,
+        #[command(flatten)]
+        threads: ThreadArgs,
+        /// One JSON object per subspace: {"mover", "opponent", "checked", "mismatches"}.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Win/loss/draw counts, longest plies and file sizes per subspace.
+    Stats {
+        #[command(flatten)]
+        db: DbArgs,
+        /// One JSON object per line with fields mover, opponent, classes, wins, losses,
+        /// draws, all_wins, all_losses, all_draws, max_win_plies, max_loss_plies,
+        /// raw_bytes, bytes.
+        #[arg(long)]
+        json: bool,
     },
     /// List the 49 movement subspaces with their classes, index size and density.
     Subspaces {
@@ -80,6 +157,24 @@ struct Failure {
     status: u8,
 }
 
+impl From<GenerateError> for Failure {
+    fn from(e: GenerateError) -> Failure {
+        Failure {
+            message: e.to_string(),
+            status: 1,
+        }
+    }
+}
+
+impl From<StorageError> for Failure {
+    fn from(e: StorageError) -> Failure {
+        Failure {
+            message: e.to_string(),
+            status: 1,
+        }
+    }
+}
+
 impl From<std::io::Error> for Failure {
     fn from(e: std::io::Error) -> Failure {
         Failure {
@@ -100,6 +195,87 @@ impl Failure {
             message: e.to_string(),
             status: 2,
         }
+    }
+}
+
+/// Progress display of `generate`: a bar on stderr, a summary line per subspace.
+struct GenerateUi {
+    bar: ProgressBar,
+    start: Instant,
+    current: Mutex<String>,
+}
+
+impl GenerateUi {
+    fn new(quiet: bool) -> GenerateUi {
+        let bar = if quiet {
+            ProgressBar::hidden()
+        } else {
+            ProgressBar::new(0)
+        };
+        bar.set_style(
+            ProgressStyle::with_template(
+                "{msg:24} [{bar:30}] {human_pos}/{human_len} {per_sec} ETA {eta}",
+            )
+            .expect("valid template")
+            .progress_chars("=> "),
+        );
+        GenerateUi {
+            bar,
+            start: Instant::now(),
+            current: Mutex::new(String::new()),
+        }
+    }
+}
+
+impl Progress for GenerateUi {
+    fn initialised(&self, done: u64) {
+        self.bar.inc(done);
+    }
+    fn level(&self, plies: u16) {
+        let cur = self.current.lock().map(|c| c.clone()).unwrap_or_default();
+        self.bar.set_message(format!("{cur}: level {plies}"));
+    }
+}
+
+impl Observer for GenerateUi {
+    fn start_pair(&self, sub: Subspace, positions: u64) {
+        let name = if sub.negate() == sub {
+            sub.to_string()
+        } else {
+            format!("{sub}+{}", sub.negate())
+        };
+        self.bar.set_length(positions);
+        self.bar.set_position(0);
+        self.bar.reset_eta();
+        self.bar.set_message(format!("{name}: init"));
+        if let Ok(mut c) = self.current.lock() {
+            *c = name;
+        }
+    }
+    fn finished(&self, r: &Report) {
+        let c = &r.counts;
+        let line = if r.skipped {
+            format!(
+                "{:>5}: already solved ({} classes)",
+                r.subspace.to_string(),
+                c.classes
+            )
+        } else {
+            format!(
+                "{:>5}: {} classes, {} wins, {} losses, {} draws, max win {} max loss {} plies, {:.1} s, peak {:.2} GB, {} bytes",
+                r.subspace.to_string(),
+                c.classes,
+                c.wins,
+                c.losses,
+                c.draws,
+                c.max_win,
+                c.max_loss,
+                r.seconds,
+                r.peak_bytes as f64 / 1e9,
+                r.file_bytes
+            )
+        };
+        self.bar.suspend(|| println!("{line}"));
     }
 }
 
@@ -143,6 +319,159 @@ fn run(cli: Cli) -> Result<(), Failure> {
                 for m in list {
                     writeln!(out, "{:<10} {}", m.to_string(), moves::apply(&pos, m))?;
                 }
+            }
+        }
+        Command::Generate {
+            db,
+            max_stones,
+            max_total,
+            rules,
+            threads,
+            quiet,
+        } => {
+            threads.apply();
+            let ix = Indexer::new();
+            let ui = GenerateUi::new(quiet);
+            let limits = Limits {
+                max_stones,
+                max_total,
+            };
+            let reports = generate::generate(&db.db, rules.rules(), limits, &ix, &ui)?;
+            ui.bar.finish_and_clear();
+            let solved = reports.iter().filter(|r| !r.skipped).count();
+            let classes: u64 = reports.iter().map(|r| r.counts.classes).sum();
+            writeln!(
+                out,
+                "done: {} subspaces in {} ({} solved now, {} already there), {classes} classes, {:.1} s",
+                reports.len(),
+                db.db.display(),
+                solved,
+                reports.len() - solved,
+                ui.start.elapsed().as_secs_f64()
+            )?;
+        }
+        Command::Verify { db, threads, json } => {
+            threads.apply();
+            let rules = storage::dir_rules(&db.db)?;
+            let ix = Indexer::new();
+            let mut lines = vec![];
+            let reports = verify::verify_dir(&db.db, rules, &ix, &mut |r| {
+                let line = if json {
+                    json!({"mover": r.subspace.mover, "opponent": r.subspace.opponent,
+                           "checked": r.checked, "mismatches": r.mismatches})
+                    .to_string()
+                } else {
+                    let mut l = format!(
+                        "{:>5}: {} positions checked, {} mismatches",
+                        r.subspace.to_string(),
+                        r.checked,
+                        r.mismatches
+                    );
+                    for m in &r.examples {
+                        l.push_str(&format!(
+                            "\n       {}  stored {}  expected {}",
+                            m.position,
+                            m.stored.map_or("nothing".to_string(), |v| v.to_string()),
+                            m.expected
+                        ));
+                    }
+                    l
+                };
+                println!("{line}");
+                lines.push(line);
+            })?;
+            let bad: u64 = reports.iter().map(|r| r.mismatches).sum();
+            let checked: u64 = reports.iter().map(|r| r.checked).sum();
+            if reports.is_empty() {
+                return Err(Failure {
+                    message: format!("{}: no subspace files to verify", db.db.display()),
+                    status: 1,
+                });
+            }
+            if bad > 0 {
+                return Err(Failure {
+                    message: format!("{bad} mismatches in {checked} positions"),
+                    status: 1,
+                });
+            }
+            if !json {
+                writeln!(
+                    out,
+                    "ok: {checked} positions in {} subspaces ({} rules) agree with their children",
+                    reports.len(),
+                    rules.name()
+                )?;
+            }
+        }
+        Command::Stats { db, json } => {
+            let rules = storage::dir_rules(&db.db)?;
+            let mut total = Counts::default();
+            let (mut raw_total, mut bytes_total) = (0u64, 0u64);
+            if !json {
+                writeln!(
+                    out,
+                    "{:>5} {:>11} {:>11} {:>11} {:>11} {:>8} {:>8} {:>12} {:>12}",
+                    "sub",
+                    "classes",
+                    "wins",
+                    "losses",
+                    "draws",
+                    "max win",
+                    "max loss",
+                    "raw bytes",
+                    "bytes"
+                )?;
+            }
+            for sub in generate::plan(Limits::default()).into_iter().flat_map(|s| {
+                if s.negate() == s {
+                    vec![s]
+                } else {
+                    vec![s, s.negate()]
+                }
+            }) {
+                let t = match generate::open_table(&db.db, rules, sub) {
+                    Ok(t) => t,
+                    Err(StorageError::Missing { .. }) => continue,
+                    Err(e) => return Err(e.into()),
+                };
+                let c = t.header.counts;
+                let raw = t.header.entries;
+                let bytes = t.file_len();
+                total = total.merge(c);
+                raw_total += raw;
+                bytes_total += bytes;
+                if json {
+                    let row = json!({"mover": sub.mover, "opponent": sub.opponent, "classes": c.classes,
+                        "wins": c.wins, "losses": c.losses, "draws": c.draws, "all_wins": c.all_wins,
+                        "all_losses": c.all_losses, "all_draws": c.all_draws, "max_win_plies": c.max_win,
+                        "max_loss_plies": c.max_loss, "raw_bytes": raw, "bytes": bytes});
+                    writeln!(out, "{row}")?;
+                } else {
+                    writeln!(
+                        out,
+                        "{:>5} {:>11} {:>11} {:>11} {:>11} {:>8} {:>8} {raw:>12} {bytes:>12}",
+                        sub.to_string(),
+                        c.classes,
+                        c.wins,
+                        c.losses,
+                        c.draws,
+                        c.max_win,
+                        c.max_loss
+                    )?;
+                }
+            }
+            if !json {
+                writeln!(
+                    out,
+                    "{:>5} {:>11} {:>11} {:>11} {:>11} {:>8} {:>8} {raw_total:>12} {bytes_total:>12}",
+                    "total",
+                    total.classes,
+                    total.wins,
+                    total.losses,
+                    total.draws,
+                    total.max_win,
+                    total.max_loss
+                )?;
             }
         }
         Command::Subspaces { json } => {

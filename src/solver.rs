@@ -1,0 +1,436 @@
+//! Retrograde solver for the movement phase.
+//!
+//! A subspace `(w, b)` and its colour swap `(b, w)` are solved together: every
+//! non-removing move of one leads into the other. Removing moves lead into smaller
+//! subspaces, already solved, whose tables are looked up ([`Known`]).
+//!
+//! Each position gets a [`Cell`]: at first the number of distinct child classes
+//! inside the pair not yet proven won, or a final value when removals already
+//! decide it. Levels `n = 0, 1, 2, ...` are then processed in order: every
+//! position decided at exactly `n` plies pushes to its predecessors (un-slides and
+//! un-flies, which never close a mill): a loss at `n` makes them wins at `n + 1`;
+//! a win at `n` lowers their counts, and a count reaching zero makes a loss (or a
+//! draw, when a removal leads to a draw). Whatever is still open at the end is a draw.
+
+use crate::geometry::{ALL, Bits, NEIGHBOURS, in_mill, points};
+use crate::index::{Index, Indexer, Subspace};
+use crate::moves::{self, Move, Rules};
+use crate::position::{Color, Position};
+use crate::storage::Counts;
+use crate::value::{Cell, MAX_PLIES, Value};
+use rayon::prelude::*;
+use std::collections::HashMap;
+use std::fmt;
+use std::sync::atomic::{AtomicU16, AtomicU32, Ordering::Relaxed};
+
+/// Solved tables of smaller subspaces, for the values of removing moves.
+#[derive(Default)]
+pub struct Known {
+    tables: HashMap<Subspace, Vec<Cell>>,
+}
+
+impl Known {
+    /// No tables.
+    pub fn new() -> Known {
+        Known::default()
+    }
+
+    /// Adds the table of `sub`.
+    pub fn insert(&mut self, sub: Subspace, cells: Vec<Cell>) {
+        self.tables.insert(sub, cells);
+    }
+
+    /// Whether the table of `sub` is present.
+    pub fn contains(&self, sub: Subspace) -> bool {
+        self.tables.contains_key(&sub)
+    }
+
+    /// Drops every table not in `keep`.
+    pub fn retain(&mut self, keep: &[Subspace]) {
+        self.tables.retain(|s, _| keep.contains(s));
+    }
+
+    /// The table of `sub`, if present.
+    pub fn table(&self, sub: Subspace) -> Option<&[Cell]> {
+        self.tables.get(&sub).map(|t| t.as_slice())
+    }
+
+    /// The value of `pos` for its side to move: a loss at 0 plies when that side
+    /// has fewer than 3 stones, else the entry of its subspace's table.
+    pub fn value(&self, ix: &Indexer, pos: &Position) -> Result<Value, SolveError> {
+        if pos.mover_total() < 3 {
+            return Ok(Value::Loss(0));
+        }
+        let sub = Subspace::of(pos);
+        let table = self.tables.get(&sub).ok_or(SolveError::MissingTable(sub))?;
+        let i = ix.rank(pos.mover, pos.opponent);
+        table[i as usize]
+            .value()
+            .ok_or(SolveError::UndecidedEntry(sub, i))
+    }
+}
+
+/// Why solving failed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SolveError {
+    /// A removal leads into a subspace whose table is not loaded.
+    MissingTable(Subspace),
+    /// A table holds no value where a position must be.
+    UndecidedEntry(Subspace, Index),
+    /// Plies beyond what a cell can hold.
+    PliesOverflow(Subspace),
+}
+
+impl fmt::Display for SolveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SolveError::MissingTable(s) => {
+                write!(f, "the table of subspace {s} is needed but not loaded")
+            }
+            SolveError::UndecidedEntry(s, i) => write!(f, "subspace {s} has no value at index {i}"),
+            SolveError::PliesOverflow(s) => write!(f, "subspace {s}: plies exceed {MAX_PLIES}"),
+        }
+    }
+}
+
+impl std::error::Error for SolveError {}
+
+/// A movement position with `mover` to move.
+pub fn movement_position(mover: Bits, opponent: Bits) -> Position {
+    Position {
+        mover,
+        opponent,
+        mover_hand: 0,
+        opponent_hand: 0,
+        side: Color::White,
+    }
+}
+
+/// Progress callbacks of a solve.
+pub trait Progress: Sync {
+    /// `done` more index slots were initialised.
+    fn initialised(&self, done: u64);
+    /// Level `plies` was processed.
+    fn level(&self, plies: u16);
+}
+
+/// A progress sink that reports nothing.
+pub struct NoProgress;
+
+impl Progress for NoProgress {
+    fn initialised(&self, _: u64) {}
+    fn level(&self, _: u16) {}
+}
+
+/// Shared state of one solve.
+struct Pair<'a> {
+    ix: &'a Indexer,
+    rules: Rules,
+    known: &'a Known,
+    subs: Vec<Subspace>,
+    cells: Vec<Vec<AtomicU16>>,
+    max_level: AtomicU32,
+    error: std::sync::Mutex<Option<SolveError>>,
+}
+
+impl Pair<'_> {
+    /// Table number of the subspace that non-removing moves from table `k` lead to.
+    fn other(&self, k: usize) -> usize {
+        if self.subs.len() == 1 { 0 } else { 1 - k }
+    }
+
+    fn fail(&self, e: SolveError) {
+        let mut slot = self.error.lock().unwrap_or_else(|p| p.into_inner());
+        slot.get_or_insert(e);
+    }
+
+    fn note_level(&self, v: Value, sub: Subspace) -> Option<u16> {
+        let n = v.plies()?;
+        if n >= MAX_PLIES {
+            self.fail(SolveError::PliesOverflow(sub));
+        }
+        self.max_level.fetch_max(n as u32, Relaxed);
+        Some(n)
+    }
+
+    /// The starting cell of a position of table `k`.
+    fn initial_cell(
+        &self,
+        k: usize,
+        mover: Bits,
+        opponent: Bits,
+        buf: &mut Vec<Move>,
+        kids: &mut Vec<Index>,
+    ) -> Result<Cell, SolveError> {
+        let pos = movement_position(mover, opponent);
+        buf.clear();
+        moves::generate(&pos, self.rules, buf);
+        kids.clear();
+        let mut ext: Option<Value> = None;
+        let mut ext_values = Vec::new();
+        for &m in buf.iter() {
+            if m.remove.is_some() {
+                let v = self.known.value(self.ix, &moves::apply(&pos, m))?;
+                ext_values.push(v);
+                if let Value::Loss(n) = v {
+                    ext = Some(match ext {
+                        Some(Value::Win(b)) if b <= n + 1 => Value::Win(b),
+                        _ => Value::Win(n + 1),
+                    });
+                }
+            } else {
+                let c = moves::apply(&pos, m);
+                kids.push(self.ix.rank(c.mover, c.opponent));
+            }
+        }
+        if let Some(w) = ext {
+            return Ok(Cell::from_value(w));
+        }
+        kids.sort_unstable();
+        kids.dedup();
+        if kids.is_empty() {
+            let v =
+                Value::from_children(ext_values).ok_or(SolveError::PliesOverflow(self.subs[k]))?;
+            return Ok(Cell::from_value(v));
+        }
+        Ok(Cell::open(kids.len() as u16))
+    }
+
+    fn initialise(&self, progress: &dyn Progress) {
+        for k in 0..self.subs.len() {
+            let sub = self.subs[k];
+            let orbits = self.ix.orbits(sub.mover);
+            (0..orbits).into_par_iter().for_each_init(
+                || (Vec::with_capacity(64), Vec::with_capacity(64)),
+                |(buf, kids), orbit| {
+                    self.ix.for_each_in_orbit(sub, orbit, |i, m, o| {
+                        match self.initial_cell(k, m, o, buf, kids) {
+                            Ok(c) => {
+                                if let Some(v) = c.value() {
+                                    self.note_level(v, sub);
+                                }
+                                self.cells[k][i as usize].store(c.0, Relaxed);
+                            }
+                            Err(e) => self.fail(e),
+                        }
+                    });
+                    progress.initialised(Indexer::block_size(sub));
+                },
+            );
+        }
+    }
+
+    /// The final value of a position whose internal children are all won, the
+    /// last of them at `n` plies.
+    fn resolve_all_won(
+        &self,
+        k: usize,
+        mover: Bits,
+        opponent: Bits,
+        n: u16,
+    ) -> Result<Value, SolveError> {
+        let pos = movement_position(mover, opponent);
+        let mut buf = Vec::with_capacity(64);
+        moves::generate(&pos, self.rules, &mut buf);
+        let mut values = vec![Value::Win(n)];
+        for &m in buf.iter().filter(|m| m.remove.is_some()) {
+            values.push(self.known.value(self.ix, &moves::apply(&pos, m))?);
+        }
+        Value::from_children(values).ok_or(SolveError::PliesOverflow(self.subs[k]))
+    }
+
+    /// Pushes the value of position `(mover, opponent)` of table `k`, decided at
+    /// `n` plies, to its predecessors.
+    fn push(&self, k: usize, mover: Bits, opponent: Bits, v: Value, preds: &mut Vec<Index>) {
+        let t = self.other(k);
+        let sub_t = self.subs[t];
+        // predecessors: the opponent (to move there) moved a stone x -> y without closing a mill
+        let empty = ALL & !(mover | opponent);
+        let fly = self.rules.flying && opponent.count_ones() == 3;
+        preds.clear();
+        for y in points(opponent) {
+            if in_mill(opponent, y) {
+                continue;
+            }
+            let from = if fly { empty } else { NEIGHBOURS[y] & empty };
+            let base = opponent & !(1 << y);
+            for x in points(from) {
+                preds.push(self.ix.rank(base | (1 << x), mover));
+            }
+        }
+        preds.sort_unstable();
+        preds.dedup();
+        let cells = &self.cells[t];
+        match v {
+            Value::Loss(n) => {
+                let win = Cell::from_value(Value::Win(n + 1)).0;
+                for &r in preds.iter() {
+                    let upd = cells[r as usize].fetch_update(Relaxed, Relaxed, |c| {
+                        let c = Cell(c);
+                        let better = match c.value() {
+                            None => c.open_count().is_some(),
+                            Some(Value::Win(m)) => m > n + 1,
+                            Some(_) => false,
+                        };
+                        better.then_some(win)
+                    });
+                    if upd.is_ok() {
+                        self.note_level(Value::Win(n + 1), sub_t);
+                    }
+                }
+            }
+            Value::Win(n) => {
+                for &r in preds.iter() {
+                    let upd = cells[r as usize].fetch_update(Relaxed, Relaxed, |c| {
+                        Cell(c).open_count().filter(|&k| k > 0).map(|k| k - 1)
+                    });
+                    if upd == Ok(1) {
+                        let (rm, ro, _) = self.ix.slot(sub_t, r);
+                        match self.resolve_all_won(t, rm, ro, n) {
+                            Ok(val) => {
+                                self.note_level(val, sub_t);
+                                cells[r as usize].store(Cell::from_value(val).0, Relaxed);
+                            }
+                            Err(e) => self.fail(e),
+                        }
+                    }
+                }
+            }
+            Value::Draw => {}
+        }
+    }
+
+    fn process_level(&self, n: u16) {
+        for k in 0..self.subs.len() {
+            let sub = self.subs[k];
+            let block = Indexer::block_size(sub) as usize;
+            let cells = &self.cells[k];
+            cells.par_chunks(block).enumerate().for_each_init(
+                || Vec::with_capacity(128),
+                |preds, (orbit, chunk)| {
+                    for (j, c) in chunk.iter().enumerate() {
+                        let c = Cell(c.load(Relaxed));
+                        if !c.decided_at(n) {
+                            continue;
+                        }
+                        let i = (orbit * block + j) as Index;
+                        let (m, o, _) = self.ix.slot(sub, i);
+                        if let Some(v) = c.value() {
+                            self.push(k, m, o, v, preds);
+                        }
+                    }
+                },
+            );
+        }
+    }
+}
+
+/// A solved subspace: its cells and value counts.
+pub struct Solved {
+    /// The subspace.
+    pub subspace: Subspace,
+    /// One cell per index; canonical slots hold values, others [`Cell::UNUSED`].
+    pub cells: Vec<Cell>,
+    /// Value counts.
+    pub counts: Counts,
+}
+
+/// Solves the movement subspace `sub` together with its colour swap. The tables
+/// of the subspaces that removals lead into must be in `known`.
+pub fn solve_pair(
+    ix: &Indexer,
+    rules: Rules,
+    sub: Subspace,
+    known: &Known,
+    progress: &dyn Progress,
+) -> Result<Vec<Solved>, SolveError> {
+    let mut subs = vec![sub];
+    if sub.negate() != sub {
+        subs.push(sub.negate());
+    }
+    for s in &subs {
+        if let Some(r) = s.after_removal()
+            && !known.contains(r)
+        {
+            return Err(SolveError::MissingTable(r));
+        }
+    }
+    let cells = subs
+        .iter()
+        .map(|&s| {
+            (0..ix.index_size(s))
+                .into_par_iter()
+                .map(|_| AtomicU16::new(Cell::UNUSED.0))
+                .collect()
+        })
+        .collect();
+    let pair = Pair {
+        ix,
+        rules,
+        known,
+        subs: subs.clone(),
+        cells,
+        max_level: AtomicU32::new(0),
+        error: std::sync::Mutex::new(None),
+    };
+    pair.initialise(progress);
+    let mut n: u32 = 0;
+    while n <= pair.max_level.load(Relaxed) {
+        if let Some(e) = pair.error.lock().unwrap_or_else(|p| p.into_inner()).take() {
+            return Err(e);
+        }
+        pair.process_level(n as u16);
+        progress.level(n as u16);
+        n += 1;
+    }
+    if let Some(e) = pair.error.into_inner().unwrap_or_else(|p| p.into_inner()) {
+        return Err(e);
+    }
+    let mut out = vec![];
+    for (k, cells) in pair.cells.into_iter().enumerate() {
+        let sub = subs[k];
+        let cells: Vec<Cell> = cells
+            .into_par_iter()
+            .map(|c| {
+                let c = Cell(c.into_inner());
+                if c.open_count().is_some() {
+                    Cell::DRAW
+                } else {
+                    c
+                }
+            })
+            .collect();
+        let counts = count_values(ix, sub, &cells);
+        out.push(Solved {
+            subspace: sub,
+            cells,
+            counts,
+        });
+    }
+    Ok(out)
+}
+
+/// Value counts of a solved table, over classes and over all symmetric images.
+pub fn count_values(ix: &Indexer, sub: Subspace, cells: &[Cell]) -> Counts {
+    let block = Indexer::block_size(sub) as usize;
+    cells
+        .par_chunks(block)
+        .enumerate()
+        .map(|(orbit, chunk)| {
+            let mut c = Counts::default();
+            let free = ix.stabiliser(sub.mover, orbit) == 1;
+            for (j, cell) in chunk.iter().enumerate() {
+                if let Some(v) = cell.value() {
+                    let images = if free {
+                        16
+                    } else {
+                        let (m, o, _) = ix.slot(sub, (orbit * block + j) as Index);
+                        ix.images(m, o)
+                    };
+                    c.add(v, images);
+                }
+            }
+            c
+        })
+        .reduce(Counts::default, Counts::merge)
+}

@@ -1,0 +1,684 @@
+//! Database files: one file per subspace, values in zstd-compressed blocks with an
+//! offset table, checksums on the header, the tables and every block, and the rule
+//! variant in the header. See `docs/FORMAT.md`.
+//!
+//! Files are written to a temporary name, synced and renamed, so a file under its
+//! final name is always complete.
+
+use crate::index::Subspace;
+use crate::moves::Rules;
+use crate::value::{Cell, Value};
+use memmap2::Mmap;
+use rayon::prelude::*;
+use std::fmt;
+use std::fs::{self, File};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// File magic.
+pub const MAGIC: &[u8; 8] = b"MILLBASE";
+/// Version of the file layout.
+pub const FORMAT_VERSION: u32 = 1;
+/// Version of the index scheme (see [`crate::index`]).
+pub const INDEX_SCHEME: u32 = 1;
+/// Entry encoding: one byte per entry (0 unused, 1 draw, plies + 2, 255 exception),
+/// zstd-compressed in blocks.
+pub const ENCODING_CODE8_ZSTD: u8 = 1;
+/// Entries per block.
+pub const BLOCK_ENTRIES: u32 = 4096;
+/// Header size in bytes.
+pub const HEADER_LEN: usize = 128;
+
+const CODE_UNUSED: u8 = 0;
+const CODE_DRAW: u8 = 1;
+const CODE_EXCEPTION: u8 = 255;
+const MAX_INLINE_PLIES: u16 = (CODE_EXCEPTION - 3) as u16;
+const ZSTD_LEVEL: i32 = 9;
+
+/// A fault in a database file or directory, naming the file.
+#[derive(Debug)]
+pub enum StorageError {
+    /// An operating-system error on a file.
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The error.
+        source: std::io::Error,
+    },
+    /// The file is damaged, truncated or not a millbase file.
+    Corrupt {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong.
+        fault: String,
+    },
+    /// The file or directory is for the other rule variant.
+    WrongVariant {
+        /// The file or directory.
+        path: PathBuf,
+        /// Variant found.
+        found: &'static str,
+        /// Variant asked for.
+        expected: &'static str,
+    },
+    /// A subspace file is not in the database.
+    Missing {
+        /// The file that should hold it.
+        path: PathBuf,
+        /// The subspace.
+        subspace: Subspace,
+    },
+}
+
+impl fmt::Display for StorageError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            StorageError::Io { path, source } => write!(f, "{}: {source}", path.display()),
+            StorageError::Corrupt { path, fault } => {
+                write!(
+                    f,
+                    "{}: {fault}; delete it and run generate again to rebuild it",
+                    path.display()
+                )
+            }
+            StorageError::WrongVariant {
+                path,
+                found,
+                expected,
+            } => write!(
+                f,
+                "{}: database is for the {found} rules, but {expected} was asked for \
+                 (use another --db directory, or add/remove --no-flying)",
+                path.display()
+            ),
+            StorageError::Missing { path, subspace } => write!(
+                f,
+                "{}: subspace {subspace} is not in the database; run generate to build it",
+                path.display()
+            ),
+        }
+    }
+}
+
+impl std::error::Error for StorageError {}
+
+fn io_err(path: &Path) -> impl FnOnce(std::io::Error) -> StorageError + '_ {
+    move |source| StorageError::Io {
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
+fn corrupt(path: &Path, fault: impl Into<String>) -> StorageError {
+    StorageError::Corrupt {
+        path: path.to_path_buf(),
+        fault: fault.into(),
+    }
+}
+
+/// Value counts of one subspace.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Counts {
+    /// Canonical classes.
+    pub classes: u64,
+    /// Classes that are wins, losses, draws for the side to move.
+    pub wins: u64,
+    /// See `wins`.
+    pub losses: u64,
+    /// See `wins`.
+    pub draws: u64,
+    /// Positions (every symmetric image) that are wins, losses, draws.
+    pub all_wins: u64,
+    /// See `all_wins`.
+    pub all_losses: u64,
+    /// See `all_wins`.
+    pub all_draws: u64,
+    /// Largest plies of a win.
+    pub max_win: u16,
+    /// Largest plies of a loss.
+    pub max_loss: u16,
+}
+
+impl Counts {
+    /// Adds one position with `images` symmetric images.
+    pub fn add(&mut self, v: Value, images: u32) {
+        self.classes += 1;
+        let images = images as u64;
+        match v {
+            Value::Win(n) => {
+                self.wins += 1;
+                self.all_wins += images;
+                self.max_win = self.max_win.max(n);
+            }
+            Value::Loss(n) => {
+                self.losses += 1;
+                self.all_losses += images;
+                self.max_loss = self.max_loss.max(n);
+            }
+            Value::Draw => {
+                self.draws += 1;
+                self.all_draws += images;
+            }
+        }
+    }
+
+    /// Sums two counts.
+    pub fn merge(mut self, o: Counts) -> Counts {
+        self.classes += o.classes;
+        self.wins += o.wins;
+        self.losses += o.losses;
+        self.draws += o.draws;
+        self.all_wins += o.all_wins;
+        self.all_losses += o.all_losses;
+        self.all_draws += o.all_draws;
+        self.max_win = self.max_win.max(o.max_win);
+        self.max_loss = self.max_loss.max(o.max_loss);
+        self
+    }
+}
+
+/// Header of a subspace file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Header {
+    /// Rule variant.
+    pub rules: Rules,
+    /// The subspace.
+    pub subspace: Subspace,
+    /// Entries per block.
+    pub block_entries: u32,
+    /// Number of exceptions (plies too large for a byte).
+    pub exceptions: u32,
+    /// Index range of the subspace.
+    pub entries: u64,
+    /// Number of blocks.
+    pub blocks: u64,
+    /// Value counts.
+    pub counts: Counts,
+}
+
+impl Header {
+    fn encode(&self) -> [u8; HEADER_LEN] {
+        let mut h = [0u8; HEADER_LEN];
+        h[0..8].copy_from_slice(MAGIC);
+        h[8..12].copy_from_slice(&FORMAT_VERSION.to_le_bytes());
+        h[12..16].copy_from_slice(&INDEX_SCHEME.to_le_bytes());
+        h[16] = rules_code(self.rules);
+        let s = self.subspace;
+        h[17..21].copy_from_slice(&[s.mover, s.opponent, s.mover_hand, s.opponent_hand]);
+        h[21] = ENCODING_CODE8_ZSTD;
+        h[24..28].copy_from_slice(&self.block_entries.to_le_bytes());
+        h[28..32].copy_from_slice(&self.exceptions.to_le_bytes());
+        let c = &self.counts;
+        let words = [
+            self.entries,
+            self.blocks,
+            c.classes,
+            c.wins,
+            c.losses,
+            c.draws,
+            c.all_wins,
+            c.all_losses,
+            c.all_draws,
+        ];
+        for (i, w) in words.iter().enumerate() {
+            h[32 + 8 * i..40 + 8 * i].copy_from_slice(&w.to_le_bytes());
+        }
+        h[104..106].copy_from_slice(&c.max_win.to_le_bytes());
+        h[106..108].copy_from_slice(&c.max_loss.to_le_bytes());
+        let crc = crc32fast::hash(&h[..HEADER_LEN - 4]);
+        h[HEADER_LEN - 4..].copy_from_slice(&crc.to_le_bytes());
+        h
+    }
+
+    fn decode(path: &Path, h: &[u8]) -> Result<Header, StorageError> {
+        if h.len() < HEADER_LEN {
+            return Err(corrupt(
+                path,
+                format!("truncated: {} bytes, shorter than the header", h.len()),
+            ));
+        }
+        if &h[0..8] != MAGIC {
+            return Err(corrupt(
+                path,
+                "not a millbase database file (bad magic bytes)",
+            ));
+        }
+        let u32_at = |o: usize| u32::from_le_bytes(h[o..o + 4].try_into().unwrap());
+        let u64_at = |o: usize| u64::from_le_bytes(h[o..o + 8].try_into().unwrap());
+        let u16_at = |o: usize| u16::from_le_bytes(h[o..o + 2].try_into().unwrap());
+        if crc32fast::hash(&h[..HEADER_LEN - 4]) != u32_at(HEADER_LEN - 4) {
+            return Err(corrupt(path, "header checksum mismatch"));
+        }
+        if u32_at(8) != FORMAT_VERSION {
+            return Err(corrupt(
+                path,
+                format!(
+                    "format version {} (this millbase reads {FORMAT_VERSION})",
+                    u32_at(8)
+                ),
+            ));
+        }
+        if u32_at(12) != INDEX_SCHEME {
+            return Err(corrupt(
+                path,
+                format!(
+                    "index scheme {} (this millbase uses {INDEX_SCHEME})",
+                    u32_at(12)
+                ),
+            ));
+        }
+        if h[21] != ENCODING_CODE8_ZSTD {
+            return Err(corrupt(path, format!("unknown entry encoding {}", h[21])));
+        }
+        let rules = match h[16] {
+            0 => Rules { flying: true },
+            1 => Rules { flying: false },
+            x => return Err(corrupt(path, format!("unknown rule variant code {x}"))),
+        };
+        Ok(Header {
+            rules,
+            subspace: Subspace {
+                mover: h[17],
+                opponent: h[18],
+                mover_hand: h[19],
+                opponent_hand: h[20],
+            },
+            block_entries: u32_at(24),
+            exceptions: u32_at(28),
+            entries: u64_at(32),
+            blocks: u64_at(40),
+            counts: Counts {
+                classes: u64_at(48),
+                wins: u64_at(56),
+                losses: u64_at(64),
+                draws: u64_at(72),
+                all_wins: u64_at(80),
+                all_losses: u64_at(88),
+                all_draws: u64_at(96),
+                max_win: u16_at(104),
+                max_loss: u16_at(106),
+            },
+        })
+    }
+}
+
+fn rules_code(r: Rules) -> u8 {
+    if r.flying { 0 } else { 1 }
+}
+
+fn encode_cell(c: Cell) -> u8 {
+    match c.value() {
+        None => CODE_UNUSED,
+        Some(Value::Draw) => CODE_DRAW,
+        Some(v) => {
+            let n = v.plies().unwrap_or(0);
+            if n <= MAX_INLINE_PLIES {
+                (n + 2) as u8
+            } else {
+                CODE_EXCEPTION
+            }
+        }
+    }
+}
+
+fn decode_code(code: u8) -> Option<Value> {
+    match code {
+        CODE_UNUSED => None,
+        CODE_DRAW => Some(Value::Draw),
+        _ => Some(plies_value((code - 2) as u16)),
+    }
+}
+
+/// Wins have odd plies, losses even.
+fn plies_value(n: u16) -> Value {
+    if n % 2 == 1 {
+        Value::Win(n)
+    } else {
+        Value::Loss(n)
+    }
+}
+
+/// The file name of a subspace in a database directory.
+pub fn file_name(sub: Subspace) -> String {
+    format!(
+        "{}-{}-{}-{}.mdb",
+        sub.mover, sub.opponent, sub.mover_hand, sub.opponent_hand
+    )
+}
+
+/// Writes the table of `sub` (one cell per index; undecided cells are not allowed)
+/// atomically to `dir`. Returns the bytes written.
+pub fn write_table(
+    dir: &Path,
+    rules: Rules,
+    sub: Subspace,
+    cells: &[Cell],
+    counts: Counts,
+) -> Result<u64, StorageError> {
+    let path = dir.join(file_name(sub));
+    let tmp = dir.join(format!("{}.tmp", file_name(sub)));
+    let be = BLOCK_ENTRIES as usize;
+    let blocks: Vec<(Vec<u8>, Vec<(u64, u16)>)> = cells
+        .par_chunks(be)
+        .enumerate()
+        .map(|(b, chunk)| {
+            let mut exceptions = vec![];
+            let codes: Vec<u8> = chunk
+                .iter()
+                .enumerate()
+                .map(|(i, &c)| {
+                    let code = encode_cell(c);
+                    if code == CODE_EXCEPTION {
+                        exceptions.push((
+                            (b * be + i) as u64,
+                            c.value().and_then(Value::plies).unwrap_or(0),
+                        ));
+                    }
+                    code
+                })
+                .collect();
+            (
+                zstd::bulk::compress(&codes, ZSTD_LEVEL)
+                    .expect("zstd compression of a memory buffer"),
+                exceptions,
+            )
+        })
+        .collect();
+    let exceptions: Vec<(u64, u16)> = blocks.iter().flat_map(|b| b.1.iter().copied()).collect();
+    let header = Header {
+        rules,
+        subspace: sub,
+        block_entries: BLOCK_ENTRIES,
+        exceptions: exceptions.len() as u32,
+        entries: cells.len() as u64,
+        blocks: blocks.len() as u64,
+        counts,
+    };
+    let mut tables = Vec::with_capacity(blocks.len() * 12 + exceptions.len() * 10 + 12);
+    let data_start =
+        (HEADER_LEN + 8 * (blocks.len() + 1) + 4 * blocks.len() + 10 * exceptions.len() + 4) as u64;
+    let mut offset = data_start;
+    for (data, _) in &blocks {
+        tables.extend_from_slice(&offset.to_le_bytes());
+        offset += data.len() as u64;
+    }
+    tables.extend_from_slice(&offset.to_le_bytes());
+    for (data, _) in &blocks {
+        tables.extend_from_slice(&crc32fast::hash(data).to_le_bytes());
+    }
+    for (i, n) in &exceptions {
+        tables.extend_from_slice(&i.to_le_bytes());
+        tables.extend_from_slice(&n.to_le_bytes());
+    }
+    let crc = crc32fast::hash(&tables);
+    tables.extend_from_slice(&crc.to_le_bytes());
+
+    let write = || -> std::io::Result<()> {
+        let mut f = std::io::BufWriter::with_capacity(1 << 20, File::create(&tmp)?);
+        f.write_all(&header.encode())?;
+        f.write_all(&tables)?;
+        for (data, _) in &blocks {
+            f.write_all(data)?;
+        }
+        let f = f.into_inner().map_err(|e| e.into_error())?;
+        f.sync_all()?;
+        Ok(())
+    };
+    if let Err(e) = write() {
+        let _ = fs::remove_file(&tmp);
+        return Err(io_err(&tmp)(e));
+    }
+    fs::rename(&tmp, &path).map_err(io_err(&path))?;
+    if let Ok(d) = File::open(dir) {
+        let _ = d.sync_all();
+    }
+    Ok(offset)
+}
+
+/// An open subspace file, memory-mapped.
+pub struct Table {
+    path: PathBuf,
+    map: Mmap,
+    /// The file's header.
+    pub header: Header,
+    offsets: Vec<u64>,
+    crcs: Vec<u32>,
+    exceptions: Vec<(u64, u16)>,
+}
+
+impl Table {
+    /// Opens and checks the header and tables of a subspace file. Fails if it is
+    /// not for `rules` and `sub`.
+    pub fn open(path: &Path, rules: Rules, sub: Subspace) -> Result<Table, StorageError> {
+        let file = File::open(path).map_err(|e| {
+            if e.kind() == std::io::ErrorKind::NotFound {
+                StorageError::Missing {
+                    path: path.to_path_buf(),
+                    subspace: sub,
+                }
+            } else {
+                io_err(path)(e)
+            }
+        })?;
+        // SAFETY: the map is read-only and files are only ever replaced by rename,
+        // never modified in place, so the mapped bytes do not change under us.
+        let map = unsafe { Mmap::map(&file) }.map_err(io_err(path))?;
+        let header = Header::decode(path, &map)?;
+        if header.rules != rules {
+            return Err(StorageError::WrongVariant {
+                path: path.to_path_buf(),
+                found: header.rules.name(),
+                expected: rules.name(),
+            });
+        }
+        if header.subspace != sub {
+            return Err(corrupt(
+                path,
+                format!("holds subspace {}, expected {sub}", header.subspace),
+            ));
+        }
+        if header.block_entries == 0
+            || header.blocks != header.entries.div_ceil(header.block_entries as u64)
+        {
+            return Err(corrupt(path, "inconsistent block count in header"));
+        }
+        let nb = header.blocks as usize;
+        let tables_len = 8 * (nb + 1) + 4 * nb + 10 * header.exceptions as usize + 4;
+        let t = map
+            .get(HEADER_LEN..HEADER_LEN + tables_len)
+            .ok_or_else(|| {
+                corrupt(
+                    path,
+                    format!(
+                        "truncated: {} bytes, the offset table does not fit",
+                        map.len()
+                    ),
+                )
+            })?;
+        let (body, crc) = t.split_at(tables_len - 4);
+        if crc32fast::hash(body) != u32::from_le_bytes(crc.try_into().unwrap()) {
+            return Err(corrupt(path, "offset table checksum mismatch"));
+        }
+        let offsets: Vec<u64> = body[..8 * (nb + 1)]
+            .chunks(8)
+            .map(|c| u64::from_le_bytes(c.try_into().unwrap()))
+            .collect();
+        let crcs: Vec<u32> = body[8 * (nb + 1)..8 * (nb + 1) + 4 * nb]
+            .chunks(4)
+            .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+            .collect();
+        let exceptions: Vec<(u64, u16)> = body[8 * (nb + 1) + 4 * nb..]
+            .chunks(10)
+            .map(|c| {
+                (
+                    u64::from_le_bytes(c[..8].try_into().unwrap()),
+                    u16::from_le_bytes(c[8..].try_into().unwrap()),
+                )
+            })
+            .collect();
+        let data_start = (HEADER_LEN + tables_len) as u64;
+        if offsets[0] != data_start || offsets.windows(2).any(|w| w[0] > w[1]) {
+            return Err(corrupt(path, "offset table out of order"));
+        }
+        if offsets[nb] != map.len() as u64 {
+            return Err(corrupt(
+                path,
+                format!(
+                    "truncated or extended: {} bytes, expected {}",
+                    map.len(),
+                    offsets[nb]
+                ),
+            ));
+        }
+        if exceptions.windows(2).any(|w| w[0].0 >= w[1].0)
+            || exceptions.last().is_some_and(|e| e.0 >= header.entries)
+        {
+            return Err(corrupt(path, "exception table out of order"));
+        }
+        Ok(Table {
+            path: path.to_path_buf(),
+            map,
+            header,
+            offsets,
+            crcs,
+            exceptions,
+        })
+    }
+
+    /// The file's path.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Size of the file in bytes.
+    pub fn file_len(&self) -> u64 {
+        self.map.len() as u64
+    }
+
+    /// Decompresses block `b` into byte codes, checking its checksum and size.
+    pub fn block_codes(&self, b: usize) -> Result<Vec<u8>, StorageError> {
+        let data = &self.map[self.offsets[b] as usize..self.offsets[b + 1] as usize];
+        if crc32fast::hash(data) != self.crcs[b] {
+            return Err(corrupt(&self.path, format!("block {b} checksum mismatch")));
+        }
+        let be = self.header.block_entries as u64;
+        let want = (self.header.entries - b as u64 * be).min(be) as usize;
+        let codes = zstd::bulk::decompress(data, want)
+            .map_err(|e| corrupt(&self.path, format!("block {b} does not decompress: {e}")))?;
+        if codes.len() != want {
+            return Err(corrupt(
+                &self.path,
+                format!("block {b} holds {} entries, expected {want}", codes.len()),
+            ));
+        }
+        Ok(codes)
+    }
+
+    /// The value at `index` given the decoded codes of its block.
+    pub fn value_in_block(&self, codes: &[u8], index: u64) -> Result<Option<Value>, StorageError> {
+        let code = codes[(index % self.header.block_entries as u64) as usize];
+        if code != CODE_EXCEPTION {
+            return Ok(decode_code(code));
+        }
+        match self.exceptions.binary_search_by_key(&index, |e| e.0) {
+            Ok(k) => Ok(Some(plies_value(self.exceptions[k].1))),
+            Err(_) => Err(corrupt(
+                &self.path,
+                format!("entry {index} has no exception record"),
+            )),
+        }
+    }
+
+    /// Decodes the whole table into cells (checking every block).
+    pub fn read_all(&self) -> Result<Vec<Cell>, StorageError> {
+        let be = self.header.block_entries as usize;
+        let blocks: Vec<Vec<Cell>> = (0..self.header.blocks as usize)
+            .into_par_iter()
+            .map(|b| {
+                let codes = self.block_codes(b)?;
+                let base = (b * be) as u64;
+                codes
+                    .iter()
+                    .enumerate()
+                    .map(|(i, _)| {
+                        Ok(match self.value_in_block(&codes, base + i as u64)? {
+                            Some(v) => Cell::from_value(v),
+                            None => Cell::UNUSED,
+                        })
+                    })
+                    .collect()
+            })
+            .collect::<Result<_, StorageError>>()?;
+        Ok(blocks.concat())
+    }
+
+    /// Checks every block's checksum and decompression.
+    pub fn check(&self) -> Result<(), StorageError> {
+        (0..self.header.blocks as usize)
+            .into_par_iter()
+            .try_for_each(|b| self.block_codes(b).map(|_| ()))
+    }
+}
+
+/// The manifest of a database directory: the rule variant it holds.
+pub const MANIFEST: &str = "millbase.json";
+
+/// Opens (creating if asked) a database directory for `rules`; fails if it holds
+/// the other variant.
+pub fn prepare_dir(dir: &Path, rules: Rules, create: bool) -> Result<(), StorageError> {
+    let manifest = dir.join(MANIFEST);
+    if create {
+        fs::create_dir_all(dir).map_err(io_err(dir))?;
+    }
+    match fs::read_to_string(&manifest) {
+        Ok(text) => {
+            let v: serde_json::Value = serde_json::from_str(&text)
+                .map_err(|e| corrupt(&manifest, format!("not valid JSON: {e}")))?;
+            let found = v["rules"].as_str().unwrap_or("");
+            if found != rules.name() {
+                let found = if found == "flying" {
+                    "flying"
+                } else if found == "no-flying" {
+                    "no-flying"
+                } else {
+                    return Err(corrupt(&manifest, format!("unknown rules {found:?}")));
+                };
+                return Err(StorageError::WrongVariant {
+                    path: manifest,
+                    found,
+                    expected: rules.name(),
+                });
+            }
+            Ok(())
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            if !create {
+                if !dir.is_dir() {
+                    return Err(io_err(dir)(e));
+                }
+                return Err(corrupt(
+                    &manifest,
+                    "missing: this directory is not a millbase database",
+                ));
+            }
+            let text =
+                serde_json::json!({"format": FORMAT_VERSION, "rules": rules.name()}).to_string();
+            let tmp = dir.join(format!("{MANIFEST}.tmp"));
+            fs::write(&tmp, text + "\n").map_err(io_err(&tmp))?;
+            fs::rename(&tmp, &manifest).map_err(io_err(&manifest))
+        }
+        Err(e) => Err(io_err(&manifest)(e)),
+    }
+}
+
+/// The variant recorded in a database directory's manifest.
+pub fn dir_rules(dir: &Path) -> Result<Rules, StorageError> {
+    for rules in [Rules { flying: true }, Rules { flying: false }] {
+        match prepare_dir(dir, rules, false) {
+            Ok(()) => return Ok(rules),
+            Err(StorageError::WrongVariant { .. }) => continue,
+            Err(e) => return Err(e),
+        }
+    }
+    unreachable!("a manifest matches one of the two variants or is an error")
+}

@@ -1,0 +1,186 @@
+//! Perfect-play values and their 16-bit encoding in solver tables and files.
+
+use std::cmp::Ordering;
+use std::fmt;
+
+/// The perfect-play value of a position for the side to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Value {
+    /// Win in this many plies.
+    Win(u16),
+    /// Loss in this many plies.
+    Loss(u16),
+    /// Draw (the game never ends under perfect play).
+    Draw,
+}
+
+/// Largest plies a cell can hold.
+pub const MAX_PLIES: u16 = (1 << 14) - 1;
+
+const TAG_SHIFT: u16 = 14;
+const PAYLOAD: u16 = MAX_PLIES;
+const TAG_OPEN: u16 = 0;
+const TAG_WIN: u16 = 1;
+const TAG_LOSS: u16 = 2;
+const TAG_OTHER: u16 = 3;
+
+/// A table cell: a final [`Value`], a solver's "not yet known" state with a count of
+/// children not yet proven won, or an unused (non-canonical) slot.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Cell(pub u16);
+
+impl Cell {
+    /// The cell of an index slot that holds no position.
+    pub const UNUSED: Cell = Cell((TAG_OTHER << TAG_SHIFT) | PAYLOAD);
+    /// A draw.
+    pub const DRAW: Cell = Cell(TAG_OTHER << TAG_SHIFT);
+
+    /// Not yet known, with `count` children not yet proven won.
+    pub fn open(count: u16) -> Cell {
+        debug_assert!(count <= PAYLOAD);
+        Cell(count)
+    }
+
+    /// The cell holding `v`.
+    pub fn from_value(v: Value) -> Cell {
+        match v {
+            Value::Win(n) => Cell((TAG_WIN << TAG_SHIFT) | n),
+            Value::Loss(n) => Cell((TAG_LOSS << TAG_SHIFT) | n),
+            Value::Draw => Cell::DRAW,
+        }
+    }
+
+    /// The count of an open cell.
+    pub fn open_count(self) -> Option<u16> {
+        (self.0 >> TAG_SHIFT == TAG_OPEN).then_some(self.0 & PAYLOAD)
+    }
+
+    /// The final value, if the cell holds one.
+    pub fn value(self) -> Option<Value> {
+        let n = self.0 & PAYLOAD;
+        match self.0 >> TAG_SHIFT {
+            TAG_WIN => Some(Value::Win(n)),
+            TAG_LOSS => Some(Value::Loss(n)),
+            TAG_OTHER if n == 0 => Some(Value::Draw),
+            _ => None,
+        }
+    }
+
+    /// Whether this is a win or a loss decided at exactly `plies`.
+    pub fn decided_at(self, plies: u16) -> bool {
+        let tag = self.0 >> TAG_SHIFT;
+        (tag == TAG_WIN || tag == TAG_LOSS) && self.0 & PAYLOAD == plies
+    }
+}
+
+impl Value {
+    /// The plies to the end, for wins and losses.
+    pub fn plies(self) -> Option<u16> {
+        match self {
+            Value::Win(n) | Value::Loss(n) => Some(n),
+            Value::Draw => None,
+        }
+    }
+
+    /// `"win"`, `"loss"` or `"draw"`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Value::Win(_) => "win",
+            Value::Loss(_) => "loss",
+            Value::Draw => "draw",
+        }
+    }
+
+    /// The value of a position from the values of all its children (each from the
+    /// point of view of the side to move there): the fastest win, else a draw, else
+    /// the slowest loss. No children is a loss at 0 plies. `None` if a ply count
+    /// would exceed [`MAX_PLIES`].
+    pub fn from_children(children: impl IntoIterator<Item = Value>) -> Option<Value> {
+        let mut best_win: Option<u16> = None;
+        let mut draw = false;
+        let mut slowest_loss: Option<u16> = None;
+        for c in children {
+            match c {
+                Value::Loss(n) => best_win = Some(best_win.map_or(n, |b| b.min(n))),
+                Value::Draw => draw = true,
+                Value::Win(n) => slowest_loss = Some(slowest_loss.map_or(n, |b| b.max(n))),
+            }
+        }
+        let next = |n: u16| (n < MAX_PLIES).then_some(n + 1);
+        match (best_win, draw, slowest_loss) {
+            (Some(n), _, _) => next(n).map(Value::Win),
+            (None, true, _) => Some(Value::Draw),
+            (None, false, Some(n)) => next(n).map(Value::Loss),
+            (None, false, None) => Some(Value::Loss(0)),
+        }
+    }
+
+    /// Ordering of moves by the value they lead to (the child's value): best
+    /// first for the side choosing: fastest win (child loss with fewest plies),
+    /// then draws, then slowest loss (child win with most plies).
+    pub fn cmp_as_child(self, other: Value) -> Ordering {
+        fn key(v: Value) -> (u8, i32) {
+            match v {
+                Value::Loss(n) => (0, n as i32),
+                Value::Draw => (1, 0),
+                Value::Win(n) => (2, -(n as i32)),
+            }
+        }
+        key(self).cmp(&key(other))
+    }
+}
+
+impl fmt::Display for Value {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Value::Win(n) => write!(f, "win in {n}"),
+            Value::Loss(n) => write!(f, "loss in {n}"),
+            Value::Draw => write!(f, "draw"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cells_round_trip() {
+        for v in [
+            Value::Win(1),
+            Value::Win(MAX_PLIES),
+            Value::Loss(0),
+            Value::Loss(300),
+            Value::Draw,
+        ] {
+            let c = Cell::from_value(v);
+            assert_eq!(c.value(), Some(v));
+            assert_eq!(c.open_count(), None);
+        }
+        assert_eq!(Cell::open(17).open_count(), Some(17));
+        assert_eq!(Cell::open(0).value(), None);
+        assert_eq!(Cell::UNUSED.value(), None);
+        assert_eq!(Cell::UNUSED.open_count(), None);
+        assert!(Cell::from_value(Value::Loss(4)).decided_at(4));
+        assert!(!Cell::DRAW.decided_at(0));
+    }
+
+    #[test]
+    fn minimax_rule() {
+        use Value::*;
+        assert_eq!(Value::from_children([]), Some(Loss(0)));
+        assert_eq!(
+            Value::from_children([Win(3), Loss(6), Loss(2), Draw]),
+            Some(Win(3))
+        );
+        assert_eq!(Value::from_children([Win(3), Draw]), Some(Draw));
+        assert_eq!(
+            Value::from_children([Win(3), Win(9), Win(1)]),
+            Some(Loss(10))
+        );
+        assert_eq!(Value::from_children([Loss(MAX_PLIES)]), None);
+        let mut v = vec![Win(5), Draw, Loss(4), Win(9), Loss(2)];
+        v.sort_by(|a, b| a.cmp_as_child(*b));
+        assert_eq!(v, vec![Loss(2), Loss(4), Draw, Win(9), Win(5)]);
+    }
+}
