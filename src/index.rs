@@ -275,6 +275,16 @@ impl SetTable {
     }
 }
 
+/// A mover set's symmetry class, for ranking many positions with that mover set.
+pub struct MoverContext<'a> {
+    sym: usize,
+    least: Bits,
+    base: u64,
+    stabiliser: u16,
+    free_points: u8,
+    _indexer: std::marker::PhantomData<&'a Indexer>,
+}
+
 /// Ranks and unranks positions in any subspace. Tables are built on first use.
 #[derive(Default)]
 pub struct Indexer {
@@ -317,21 +327,40 @@ impl Indexer {
     /// `opponent` in the subspace of their sizes (hands do not change the index).
     #[inline]
     pub fn rank(&self, mover: Bits, opponent: Bits) -> Index {
+        Self::rank_with(&self.mover_context(mover), opponent)
+    }
+
+    /// What ranking needs to know about a mover set; see [`Indexer::rank_with`].
+    #[inline]
+    pub fn mover_context(&self, mover: Bits) -> MoverContext<'_> {
         let w = mover.count_ones() as u8;
         let t = self.table(w);
         let e = t.entries[colex_rank(mover) as usize];
         let sym = (e & 15) as usize;
         let orbit = e >> 5;
-        let least = transform(sym, mover);
-        let mut opp = transform(sym, opponent);
-        if e & 16 != 0 {
+        MoverContext {
+            sym,
+            least: transform(sym, mover),
+            base: orbit as u64,
+            stabiliser: if e & 16 != 0 { t.stabilisers[orbit as usize] } else { 1 },
+            free_points: POINTS as u8 - w,
+            _indexer: std::marker::PhantomData,
+        }
+    }
+
+    /// [`Indexer::rank`] of `(mover, opponent)` given the mover's context: ranking
+    /// many positions with one mover set costs one table lookup.
+    #[inline]
+    pub fn rank_with(ctx: &MoverContext<'_>, opponent: Bits) -> Index {
+        let mut opp = transform(ctx.sym, opponent);
+        if ctx.stabiliser != 1 {
             let base = opp;
-            for s in points(t.stabilisers[orbit as usize] as Bits) {
+            for s in points(ctx.stabiliser as Bits) {
                 opp = opp.min(transform(s, base));
             }
         }
-        let block = BINOM[POINTS - w as usize][opponent.count_ones() as usize] as u64;
-        orbit as u64 * block + squeeze_rank(opp, least) as u64
+        let block = BINOM[ctx.free_points as usize][opponent.count_ones() as usize] as u64;
+        ctx.base * block + squeeze_rank(opp, ctx.least) as u64
     }
 
     /// The index of a position in its subspace.

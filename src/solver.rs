@@ -168,23 +168,24 @@ impl Pair<'_> {
         kids.clear();
         let mut ext: Option<Value> = None;
         let mut ext_values = Vec::new();
-        for &m in buf.iter() {
-            if m.remove.is_some() {
-                let v = self.known.value(self.ix, &moves::apply(&pos, m))?;
-                ext_values.push(v);
-                if let Value::Loss(n) = v {
-                    ext = Some(match ext {
-                        Some(Value::Win(b)) if b <= n + 1 => Value::Win(b),
-                        _ => Value::Win(n + 1),
-                    });
-                }
-            } else {
-                let c = moves::apply(&pos, m);
-                kids.push(self.ix.rank(c.mover, c.opponent));
+        for &m in buf.iter().filter(|m| m.remove.is_some()) {
+            let v = self.known.value(self.ix, &moves::apply(&pos, m))?;
+            ext_values.push(v);
+            if let Value::Loss(n) = v {
+                ext = Some(match ext {
+                    Some(Value::Win(b)) if b <= n + 1 => Value::Win(b),
+                    _ => Value::Win(n + 1),
+                });
             }
         }
         if let Some(w) = ext {
             return Ok(Cell::from_value(w));
+        }
+        // every non-removing child has the opponent's set as its mover set
+        let ctx = self.ix.mover_context(opponent);
+        for &m in buf.iter().filter(|m| m.remove.is_none()) {
+            let from = m.from.map_or(0, |f| 1 << f);
+            kids.push(Indexer::rank_with(&ctx, (mover & !from) | (1 << m.to)));
         }
         kids.sort_unstable();
         kids.dedup();

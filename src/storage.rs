@@ -346,6 +346,9 @@ pub fn file_name(sub: Subspace) -> String {
     )
 }
 
+/// A compressed block and the exceptions of its entries.
+type EncodedBlock = (Vec<u8>, Vec<(u64, u16)>);
+
 /// Writes the table of `sub` (one cell per index; undecided cells are not allowed)
 /// atomically to `dir`. Returns the bytes written.
 pub fn write_table(
@@ -358,7 +361,7 @@ pub fn write_table(
     let path = dir.join(file_name(sub));
     let tmp = dir.join(format!("{}.tmp", file_name(sub)));
     let be = BLOCK_ENTRIES as usize;
-    let blocks: Vec<(Vec<u8>, Vec<(u64, u16)>)> = cells
+    let blocks: Vec<EncodedBlock> = cells
         .par_chunks(be)
         .enumerate()
         .map(|(b, chunk)| {
