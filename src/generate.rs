@@ -156,6 +156,19 @@ pub trait Observer: Progress {
     fn finished(&self, report: &Report);
 }
 
+/// An observer that shows nothing.
+pub struct Silent;
+
+impl Progress for Silent {
+    fn initialised(&self, _: u64) {}
+    fn level(&self, _: u16) {}
+}
+
+impl Observer for Silent {
+    fn start_pair(&self, _: Subspace, _: u64) {}
+    fn finished(&self, _: &Report) {}
+}
+
 /// Builds every subspace within `limits` into `dir`, skipping those already there
 /// and valid. Each finished subspace is written atomically.
 pub fn generate(

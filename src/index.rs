@@ -342,7 +342,11 @@ impl Indexer {
             sym,
             least: transform(sym, mover),
             base: orbit as u64,
-            stabiliser: if e & 16 != 0 { t.stabilisers[orbit as usize] } else { 1 },
+            stabiliser: if e & 16 != 0 {
+                t.stabilisers[orbit as usize]
+            } else {
+                1
+            },
             free_points: POINTS as u8 - w,
             _indexer: std::marker::PhantomData,
         }

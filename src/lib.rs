@@ -10,6 +10,7 @@ pub mod geometry;
 pub mod index;
 pub mod moves;
 pub mod position;
+pub mod query;
 pub mod solver;
 pub mod storage;
 pub mod value;

@@ -6,6 +6,7 @@ use millbase::generate::{self, GenerateError, Limits, Observer, Report};
 use millbase::index::{Indexer, Subspace};
 use millbase::moves::{self, Rules};
 use millbase::position::Position;
+use millbase::query::{Database, QueryError};
 use millbase::solver::Progress;
 use millbase::storage::{self, Counts, StorageError};
 use millbase::verify;
@@ -118,6 +119,16 @@ enum Command {
         #[command(flatten)]
         threads: ThreadArgs,
         /// One JSON object per subspace: {"mover", "opponent", "checked", "mismatches"}.
+        #[arg(long)]
+        json: bool,
+    },
+    /// The perfect-play value of a position and of every legal move, best first.
+    Query {
+        #[command(flatten)]
+        db: DbArgs,
+        /// The position, e.g. "WWW.BBB.........B....... w 0 0".
+        position: String,
+        /// One JSON object: {"position", "value", "plies", "moves": [{"move", "position", "value", "plies"}]}.
         #[arg(long)]
         json: bool,
     },
@@ -401,6 +412,50 @@ fn run(cli: Cli) -> Result<(), Failure> {
                     reports.len(),
                     rules.name()
                 )?;
+            }
+        }
+        Command::Query { db, position, json } => {
+            let pos = parse_position(&position)?;
+            let database = Database::open(&db.db).map_err(|e| Failure {
+                message: e.to_string(),
+                status: 1,
+            })?;
+            let answer = database.answer(&pos).map_err(|e| match e {
+                QueryError::PlacementPhase(_) => Failure::input(e),
+                e => Failure {
+                    message: e.to_string(),
+                    status: 1,
+                },
+            })?;
+            if json {
+                let moves: Vec<_> = answer
+                    .moves
+                    .iter()
+                    .map(|m| {
+                        json!({"move": m.mv.to_string(), "position": m.position.to_string(),
+                                    "value": m.value.name(), "plies": m.value.plies()})
+                    })
+                    .collect();
+                let row = json!({"position": pos.to_string(), "value": answer.value.name(),
+                                 "plies": answer.value.plies(), "moves": moves});
+                writeln!(out, "{row}")?;
+            } else {
+                writeln!(
+                    out,
+                    "{pos}: {} for {} ({} rules)",
+                    answer.value,
+                    pos.side.name(),
+                    database.rules().name()
+                )?;
+                for m in &answer.moves {
+                    writeln!(
+                        out,
+                        "  {:<10} {:<12} {}",
+                        m.mv.to_string(),
+                        m.value.to_string(),
+                        m.position
+                    )?;
+                }
             }
         }
         Command::Stats { db, json } => {

@@ -1,0 +1,205 @@
+//! Perfect-play queries against a database directory: the value of a position and
+//! of every move from it.
+//!
+//! ```
+//! use millbase::generate::{generate, Limits, Silent};
+//! use millbase::index::Indexer;
+//! use millbase::query::Database;
+//! use millbase::{Rules, Value};
+//!
+//! // A tiny database: the 3-against-3 endgame.
+//! let dir = std::env::temp_dir().join(format!("millbase-doc-{}", std::process::id()));
+//! let limits = Limits { max_stones: 3, max_total: 6 };
+//! generate(&dir, Rules::default(), limits, &Indexer::new(), &Silent).unwrap();
+//!
+//! let db = Database::open(&dir).unwrap();
+//! // White (a1 d1 d6) flies d6-g1 and closes a mill: Black falls to 2 stones.
+//! let pos = "WW.....BB..........W.B.. w 0 0".parse().unwrap();
+//! assert_eq!(db.probe(&pos).unwrap(), Value::Win(1));
+//! let answer = db.answer(&pos).unwrap();
+//! assert_eq!(answer.moves[0].value, Value::Loss(0));
+//! assert!(answer.moves[0].mv.to_string().starts_with("d6-g1x"));
+//! std::fs::remove_dir_all(&dir).unwrap();
+//! ```
+
+use crate::generate::open_table;
+use crate::index::{Indexer, Subspace};
+use crate::moves::{self, Move, Rules};
+use crate::position::Position;
+use crate::storage::{self, StorageError, Table};
+use crate::value::Value;
+use std::collections::HashMap;
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+/// Why a query could not be answered.
+#[derive(Debug)]
+pub enum QueryError {
+    /// A database file or directory fault.
+    Storage(StorageError),
+    /// The position is in the placement phase, which this database does not hold.
+    PlacementPhase(Position),
+    /// A slot that should hold a value holds none.
+    NoValue {
+        /// The file.
+        path: PathBuf,
+        /// The index.
+        index: u64,
+    },
+}
+
+impl fmt::Display for QueryError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            QueryError::Storage(e) => e.fmt(f),
+            QueryError::PlacementPhase(p) => write!(
+                f,
+                "{p}: placement-phase positions (stones in hand) are not answered yet; only the movement phase (\"... w 0 0\") is"
+            ),
+            QueryError::NoValue { path, index } => {
+                write!(
+                    f,
+                    "{}: entry {index} holds no value (damaged file?)",
+                    path.display()
+                )
+            }
+        }
+    }
+}
+
+impl std::error::Error for QueryError {}
+
+impl From<StorageError> for QueryError {
+    fn from(e: StorageError) -> Self {
+        QueryError::Storage(e)
+    }
+}
+
+/// A legal move with the value of the position it leads to.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EvaluatedMove {
+    /// The move.
+    pub mv: Move,
+    /// The position after it.
+    pub position: Position,
+    /// Its value for the side to move there.
+    pub value: Value,
+}
+
+/// A position's value and its moves, best first.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Answer {
+    /// The position asked about.
+    pub position: Position,
+    /// Its value for the side to move.
+    pub value: Value,
+    /// Every legal move: fastest win first, then draws, then slowest loss.
+    pub moves: Vec<EvaluatedMove>,
+}
+
+const CACHE_BLOCKS: usize = 1024;
+
+/// An open database: files are opened on first use, decoded blocks cached.
+pub struct Database {
+    dir: PathBuf,
+    rules: Rules,
+    ix: Indexer,
+    tables: Mutex<HashMap<Subspace, Arc<Table>>>,
+    cache: Mutex<HashMap<(Subspace, u64), Arc<Vec<u8>>>>,
+}
+
+impl Database {
+    /// Opens the database in `dir`, reading its rule variant from the manifest.
+    pub fn open(dir: &Path) -> Result<Database, QueryError> {
+        let rules = storage::dir_rules(dir)?;
+        Ok(Database {
+            dir: dir.to_path_buf(),
+            rules,
+            ix: Indexer::new(),
+            tables: Mutex::new(HashMap::new()),
+            cache: Mutex::new(HashMap::new()),
+        })
+    }
+
+    /// The rule variant of the database.
+    pub fn rules(&self) -> Rules {
+        self.rules
+    }
+
+    fn table(&self, sub: Subspace) -> Result<Arc<Table>, QueryError> {
+        let mut tables = self.tables.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(t) = tables.get(&sub) {
+            return Ok(t.clone());
+        }
+        let t = Arc::new(open_table(&self.dir, self.rules, sub)?);
+        tables.insert(sub, t.clone());
+        Ok(t)
+    }
+
+    fn block(&self, sub: Subspace, table: &Table, b: u64) -> Result<Arc<Vec<u8>>, QueryError> {
+        if let Some(c) = self
+            .cache
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .get(&(sub, b))
+        {
+            return Ok(c.clone());
+        }
+        let codes = Arc::new(table.block_codes(b as usize)?);
+        let mut cache = self.cache.lock().unwrap_or_else(|p| p.into_inner());
+        if cache.len() >= CACHE_BLOCKS {
+            cache.clear();
+        }
+        cache.insert((sub, b), codes.clone());
+        Ok(codes)
+    }
+
+    /// The value of `pos` for its side to move. A side with fewer than 3 stones
+    /// has lost (0 plies).
+    pub fn probe(&self, pos: &Position) -> Result<Value, QueryError> {
+        if pos.mover_total() < 3 {
+            return Ok(Value::Loss(0));
+        }
+        if !pos.is_movement_phase() {
+            return Err(QueryError::PlacementPhase(*pos));
+        }
+        let sub = Subspace::of(pos);
+        let table = self.table(sub)?;
+        let i = self.ix.rank(pos.mover, pos.opponent);
+        let b = i / table.header.block_entries as u64;
+        let codes = self.block(sub, &table, b)?;
+        table
+            .value_in_block(&codes, i)?
+            .ok_or_else(|| QueryError::NoValue {
+                path: table.path().to_path_buf(),
+                index: i,
+            })
+    }
+
+    /// Every legal move of `pos` with the value it leads to, best first.
+    pub fn moves(&self, pos: &Position) -> Result<Vec<EvaluatedMove>, QueryError> {
+        let mut out = moves::legal_moves(pos, self.rules)
+            .into_iter()
+            .map(|mv| {
+                let after = moves::apply(pos, mv);
+                Ok(EvaluatedMove {
+                    mv,
+                    position: after,
+                    value: self.probe(&after)?,
+                })
+            })
+            .collect::<Result<Vec<_>, QueryError>>()?;
+        out.sort_by(|a, b| a.value.cmp_as_child(b.value));
+        Ok(out)
+    }
+
+    /// The value of `pos` and of all its moves.
+    pub fn answer(&self, pos: &Position) -> Result<Answer, QueryError> {
+        Ok(Answer {
+            position: *pos,
+            value: self.probe(pos)?,
+            moves: self.moves(pos)?,
+        })
+    }
+}

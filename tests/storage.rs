@@ -1,0 +1,209 @@
+//! Database files under damage: every single-byte corruption and every truncation
+//! of a small file gives a clean error; the other variant, a missing subspace and
+//! garbage position strings give clean errors too.
+
+use millbase::generate::{Limits, Silent, generate, open_table};
+use millbase::index::{Indexer, Subspace};
+use millbase::moves::Rules;
+use millbase::position::Position;
+use millbase::query::{Database, QueryError};
+use millbase::storage::{StorageError, Table, file_name};
+use rayon::prelude::*;
+use std::path::Path;
+use std::process::Command;
+
+fn small_db(rules: Rules) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    generate(
+        dir.path(),
+        rules,
+        Limits {
+            max_stones: 3,
+            max_total: 6,
+        },
+        &Indexer::new(),
+        &Silent,
+    )
+    .unwrap();
+    dir
+}
+
+fn open_and_check(path: &Path, sub: Subspace) -> Result<(), StorageError> {
+    let t = Table::open(path, Rules::default(), sub)?;
+    t.check()?;
+    t.read_all().map(|_| ())
+}
+
+#[test]
+fn every_byte_flip_is_detected() {
+    let dir = small_db(Rules::default());
+    let sub = Subspace::movement(3, 3);
+    let path = dir.path().join(file_name(sub));
+    let bytes = std::fs::read(&path).unwrap();
+    assert!(open_and_check(&path, sub).is_ok());
+    let undetected: Vec<usize> = (0..bytes.len())
+        .into_par_iter()
+        .filter(|&i| {
+            let d = tempfile::tempdir().unwrap();
+            let p = d.path().join(file_name(sub));
+            let mut b = bytes.clone();
+            b[i] ^= 0x5A;
+            std::fs::write(&p, &b).unwrap();
+            match open_and_check(&p, sub) {
+                Ok(()) => true,
+                Err(e) => {
+                    let msg = e.to_string();
+                    assert!(
+                        msg.contains(&file_name(sub)),
+                        "error does not name the file: {msg}"
+                    );
+                    false
+                }
+            }
+        })
+        .collect();
+    assert!(
+        undetected.is_empty(),
+        "flips at {:?} not detected",
+        &undetected[..undetected.len().min(10)]
+    );
+}
+
+#[test]
+fn every_truncation_is_detected() {
+    let dir = small_db(Rules::default());
+    let sub = Subspace::movement(3, 3);
+    let path = dir.path().join(file_name(sub));
+    let bytes = std::fs::read(&path).unwrap();
+    (0..bytes.len()).into_par_iter().for_each(|len| {
+        let d = tempfile::tempdir().unwrap();
+        let p = d.path().join(file_name(sub));
+        std::fs::write(&p, &bytes[..len]).unwrap();
+        let e = open_and_check(&p, sub).expect_err("truncated file accepted");
+        assert!(matches!(e, StorageError::Corrupt { .. }), "{e}");
+    });
+    // and one byte too many
+    let d = tempfile::tempdir().unwrap();
+    let p = d.path().join(file_name(sub));
+    let mut longer = bytes.clone();
+    longer.push(0);
+    std::fs::write(&p, &longer).unwrap();
+    assert!(open_and_check(&p, sub).is_err());
+}
+
+#[test]
+fn other_variant_and_missing_subspace_are_clean_errors() {
+    let dir = small_db(Rules { flying: false });
+    let sub = Subspace::movement(3, 3);
+    let e = open_table(dir.path(), Rules::default(), sub).err().unwrap();
+    assert!(matches!(e, StorageError::WrongVariant { .. }), "{e}");
+    // a no-flying file copied into a flying directory is refused too
+    let flying = small_db(Rules::default());
+    std::fs::copy(
+        dir.path().join(file_name(sub)),
+        flying.path().join(file_name(sub)),
+    )
+    .unwrap();
+    let db = Database::open(flying.path()).unwrap();
+    let pos: Position = "WW.....BB..........W.B.. w 0 0".parse().unwrap();
+    let e = db.probe(&pos).unwrap_err();
+    assert!(
+        matches!(e, QueryError::Storage(StorageError::WrongVariant { .. })),
+        "{e}"
+    );
+    // generate refuses to mix variants in one directory
+    let e = generate(
+        flying.path(),
+        Rules { flying: false },
+        Limits {
+            max_stones: 3,
+            max_total: 6,
+        },
+        &Indexer::new(),
+        &Silent,
+    )
+    .unwrap_err();
+    assert!(e.to_string().contains("no-flying"), "{e}");
+    // a subspace that was never generated
+    let pos: Position = "WWW....BB..........W.B.. w 0 0".parse().unwrap();
+    let e = db.probe(&pos).unwrap_err();
+    assert!(
+        matches!(e, QueryError::Storage(StorageError::Missing { .. })),
+        "{e}"
+    );
+    assert!(e.to_string().contains("4-3"), "{e}");
+}
+
+#[test]
+fn rerun_redoes_a_corrupt_file_and_keeps_good_ones() {
+    let dir = small_db(Rules::default());
+    let sub = Subspace::movement(3, 3);
+    let path = dir.path().join(file_name(sub));
+    let good = std::fs::read(&path).unwrap();
+    let mut bad = good.clone();
+    let n = bad.len();
+    bad[n - 10] ^= 1;
+    std::fs::write(&path, &bad).unwrap();
+    std::fs::write(dir.path().join("3-3-0-0.mdb.tmp"), b"partial").unwrap();
+    let reports = generate(
+        dir.path(),
+        Rules::default(),
+        Limits {
+            max_stones: 3,
+            max_total: 6,
+        },
+        &Indexer::new(),
+        &Silent,
+    )
+    .unwrap();
+    assert!(!reports[0].skipped);
+    assert_eq!(std::fs::read(&path).unwrap(), good);
+    assert!(!dir.path().join("3-3-0-0.mdb.tmp").exists());
+    let reports = generate(
+        dir.path(),
+        Rules::default(),
+        Limits {
+            max_stones: 3,
+            max_total: 6,
+        },
+        &Indexer::new(),
+        &Silent,
+    )
+    .unwrap();
+    assert!(reports[0].skipped);
+}
+
+#[test]
+fn garbage_position_strings_are_clean_errors() {
+    let mut x = 0x1234_5678_9ABC_DEF1u64;
+    let alphabet: Vec<char> = "WB.wb0123456789 xé\t-".chars().collect();
+    for _ in 0..200_000 {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        let len = (x % 40) as usize;
+        let s: String = (0..len)
+            .map(|i| alphabet[((x >> (i % 50)) as usize + i * 7) % alphabet.len()])
+            .collect();
+        let _ = s.parse::<Position>();
+        // mutate a valid string in one place
+        let mut v: Vec<char> = "WWW.BBB.........B....... w 0 0".chars().collect();
+        let k = (x as usize / 7) % v.len();
+        v[k] = alphabet[(x as usize / 131) % alphabet.len()];
+        let t: String = v.into_iter().collect();
+        if let Ok(p) = t.parse::<Position>() {
+            assert_eq!(p.to_string(), t);
+        }
+    }
+    let o = Command::new(env!("CARGO_BIN_EXE_millbase"))
+        .args([
+            "query",
+            "--db",
+            "/nonexistent",
+            "WWW.BBB.........B....... x 0 0",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("side to move"));
+}
