@@ -100,13 +100,16 @@ pub struct Answer {
 
 const CACHE_BLOCKS: usize = 1024;
 
+/// Decoded blocks by (subspace, block number).
+type BlockCache = HashMap<(Subspace, u64), Arc<Vec<u8>>>;
+
 /// An open database: files are opened on first use, decoded blocks cached.
 pub struct Database {
     dir: PathBuf,
     rules: Rules,
     ix: Indexer,
     tables: Mutex<HashMap<Subspace, Arc<Table>>>,
-    cache: Mutex<HashMap<(Subspace, u64), Arc<Vec<u8>>>>,
+    cache: Mutex<BlockCache>,
 }
 
 impl Database {
