@@ -7,6 +7,7 @@
 use millbase::index::Indexer;
 use millbase::moves::{self, Rules};
 use millbase::position::{Color, Position};
+use millbase::query::Database;
 use millbase::value::Value;
 use rayon::prelude::*;
 use std::process::Command;
@@ -272,6 +273,30 @@ fn check_variant(rules: Rules) {
         compared += binom(24, w) * binom(24 - w, b);
     }
     assert_eq!(compared, 2 * 2024 * 5985 + 2024 * 1330 + 10626 * 4845);
+
+    // golden positions, probed through the query API (compressed blocks, cache),
+    // with either colour to move
+    let db = Database::open(dir.path()).unwrap();
+    assert_eq!(db.rules(), rules);
+    let mut probed = 0;
+    for (w, b) in [(3u32, 3u32), (3, 4), (4, 3), (4, 4)] {
+        let opps = all_sets(b);
+        for (k, m) in all_sets(w).into_iter().enumerate().step_by(37) {
+            for &o in opps.iter().filter(|&&o| o & m == 0).skip(k % 11).step_by(101) {
+                let want = brute.value(m, o);
+                for side in [Color::White, Color::Black] {
+                    let pos = Position { mover: m, opponent: o, mover_hand: 0, opponent_hand: 0, side };
+                    let text = pos.to_string();
+                    let parsed: Position = text.parse().unwrap();
+                    let answer = db.answer(&parsed).unwrap();
+                    assert_eq!(answer.value, want, "{text}");
+                    assert_eq!(Value::from_children(answer.moves.iter().map(|m| m.value)), Some(want), "{text}");
+                    probed += 1;
+                }
+            }
+        }
+    }
+    assert!(probed > 1000, "{probed}");
 
     let out = Command::new(env!("CARGO_BIN_EXE_millbase"))
         .args(["verify", "--db", dir.path().to_str().unwrap()])

@@ -1,0 +1,70 @@
+//! Query speed against a generated database (subspaces up to 9 stones in all,
+//! built once into target/bench-db): warm single probes, full move lists, and
+//! `millbase query` as a new process.
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use millbase::generate::{Limits, Silent, generate};
+use millbase::index::{Indexer, Subspace};
+use millbase::moves::Rules;
+use millbase::position::{Color, Position};
+use millbase::query::Database;
+use std::hint::black_box;
+use std::path::PathBuf;
+use std::process::Command;
+
+fn bench_db() -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/bench-db");
+    generate(&dir, Rules::default(), Limits { max_stones: 6, max_total: 9 }, &Indexer::new(), &Silent).unwrap();
+    dir
+}
+
+/// Canonical positions spread over a subspace.
+fn sample(ix: &Indexer, sub: Subspace, n: u64) -> Vec<Position> {
+    let size = ix.index_size(sub);
+    (0..size)
+        .step_by((size / n) as usize)
+        .filter_map(|i| ix.unrank(sub, i))
+        .map(|(m, o)| Position { mover: m, opponent: o, mover_hand: 0, opponent_hand: 0, side: Color::White })
+        .collect()
+}
+
+fn query(c: &mut Criterion) {
+    let dir = bench_db();
+    let db = Database::open(&dir).unwrap();
+    let ix = Indexer::new();
+    let positions = sample(&ix, Subspace::movement(5, 4), 2000);
+    for p in &positions {
+        db.probe(p).unwrap();
+    }
+    let mut group = c.benchmark_group("query");
+    group.throughput(Throughput::Elements(positions.len() as u64));
+    group.bench_function("probe warm (5-4)", |b| {
+        b.iter(|| positions.iter().filter(|p| db.probe(black_box(p)).unwrap().plies().is_some()).count())
+    });
+    let few = &positions[..100];
+    for p in few {
+        db.moves(p).unwrap();
+    }
+    group.throughput(Throughput::Elements(few.len() as u64));
+    group.bench_function("move list warm (5-4)", |b| {
+        b.iter(|| few.iter().map(|p| db.moves(black_box(p)).unwrap().len()).sum::<usize>())
+    });
+    group.finish();
+
+    let exe = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/release/millbase");
+    if exe.exists() {
+        let pos = positions[7].to_string();
+        let mut g = c.benchmark_group("process");
+        g.sample_size(20);
+        g.bench_function("millbase query (new process)", |b| {
+            b.iter(|| {
+                let o = Command::new(&exe).args(["query", "--db", dir.to_str().unwrap(), &pos]).output().unwrap();
+                assert!(o.status.success());
+            })
+        });
+        g.finish();
+    }
+}
+
+criterion_group!(benches, query);
+criterion_main!(benches);
