@@ -14,7 +14,17 @@ use std::process::Command;
 
 fn bench_db() -> PathBuf {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/bench-db");
-    generate(&dir, Rules::default(), Limits { max_stones: 6, max_total: 9 }, &Indexer::new(), &Silent).unwrap();
+    generate(
+        &dir,
+        Rules::default(),
+        Limits {
+            max_stones: 6,
+            max_total: 9,
+        },
+        &Indexer::new(),
+        &Silent,
+    )
+    .unwrap();
     dir
 }
 
@@ -24,7 +34,13 @@ fn sample(ix: &Indexer, sub: Subspace, n: u64) -> Vec<Position> {
     (0..size)
         .step_by((size / n) as usize)
         .filter_map(|i| ix.unrank(sub, i))
-        .map(|(m, o)| Position { mover: m, opponent: o, mover_hand: 0, opponent_hand: 0, side: Color::White })
+        .map(|(m, o)| Position {
+            mover: m,
+            opponent: o,
+            mover_hand: 0,
+            opponent_hand: 0,
+            side: Color::White,
+        })
         .collect()
 }
 
@@ -39,7 +55,12 @@ fn query(c: &mut Criterion) {
     let mut group = c.benchmark_group("query");
     group.throughput(Throughput::Elements(positions.len() as u64));
     group.bench_function("probe warm (5-4)", |b| {
-        b.iter(|| positions.iter().filter(|p| db.probe(black_box(p)).unwrap().plies().is_some()).count())
+        b.iter(|| {
+            positions
+                .iter()
+                .filter(|p| db.probe(black_box(p)).unwrap().plies().is_some())
+                .count()
+        })
     });
     let few = &positions[..100];
     for p in few {
@@ -47,7 +68,11 @@ fn query(c: &mut Criterion) {
     }
     group.throughput(Throughput::Elements(few.len() as u64));
     group.bench_function("move list warm (5-4)", |b| {
-        b.iter(|| few.iter().map(|p| db.moves(black_box(p)).unwrap().len()).sum::<usize>())
+        b.iter(|| {
+            few.iter()
+                .map(|p| db.moves(black_box(p)).unwrap().len())
+                .sum::<usize>()
+        })
     });
     group.finish();
 
@@ -58,7 +83,10 @@ fn query(c: &mut Criterion) {
         g.sample_size(20);
         g.bench_function("millbase query (new process)", |b| {
             b.iter(|| {
-                let o = Command::new(&exe).args(["query", "--db", dir.to_str().unwrap(), &pos]).output().unwrap();
+                let o = Command::new(&exe)
+                    .args(["query", "--db", dir.to_str().unwrap(), &pos])
+                    .output()
+                    .unwrap();
                 assert!(o.status.success());
             })
         });

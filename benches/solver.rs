@@ -19,7 +19,11 @@ fn solver(c: &mut Criterion) {
     group.sample_size(10);
     group.throughput(Throughput::Elements(classes));
     group.bench_function("pair 4-3+3-4 (classes)", |b| {
-        b.iter(|| solve_pair(&ix, rules, sub, &known, &NoProgress).unwrap().len())
+        b.iter(|| {
+            solve_pair(&ix, rules, sub, &known, &NoProgress)
+                .unwrap()
+                .len()
+        })
     });
     group.finish();
 }

@@ -282,15 +282,30 @@ fn check_variant(rules: Rules) {
     for (w, b) in [(3u32, 3u32), (3, 4), (4, 3), (4, 4)] {
         let opps = all_sets(b);
         for (k, m) in all_sets(w).into_iter().enumerate().step_by(37) {
-            for &o in opps.iter().filter(|&&o| o & m == 0).skip(k % 11).step_by(101) {
+            for &o in opps
+                .iter()
+                .filter(|&&o| o & m == 0)
+                .skip(k % 11)
+                .step_by(101)
+            {
                 let want = brute.value(m, o);
                 for side in [Color::White, Color::Black] {
-                    let pos = Position { mover: m, opponent: o, mover_hand: 0, opponent_hand: 0, side };
+                    let pos = Position {
+                        mover: m,
+                        opponent: o,
+                        mover_hand: 0,
+                        opponent_hand: 0,
+                        side,
+                    };
                     let text = pos.to_string();
                     let parsed: Position = text.parse().unwrap();
                     let answer = db.answer(&parsed).unwrap();
                     assert_eq!(answer.value, want, "{text}");
-                    assert_eq!(Value::from_children(answer.moves.iter().map(|m| m.value)), Some(want), "{text}");
+                    assert_eq!(
+                        Value::from_children(answer.moves.iter().map(|m| m.value)),
+                        Some(want),
+                        "{text}"
+                    );
                     probed += 1;
                 }
             }

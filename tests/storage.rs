@@ -41,11 +41,15 @@ fn every_byte_flip_is_detected() {
     let path = dir.path().join(file_name(sub));
     let bytes = std::fs::read(&path).unwrap();
     assert!(open_and_check(&path, sub).is_ok());
+    let scratch = tempfile::tempdir().unwrap();
     let undetected: Vec<usize> = (0..bytes.len())
         .into_par_iter()
         .filter(|&i| {
-            let d = tempfile::tempdir().unwrap();
-            let p = d.path().join(file_name(sub));
+            let d = scratch
+                .path()
+                .join(format!("t{}", rayon::current_thread_index().unwrap_or(0)));
+            std::fs::create_dir_all(&d).unwrap();
+            let p = d.join(file_name(sub));
             let mut b = bytes.clone();
             b[i] ^= 0x5A;
             std::fs::write(&p, &b).unwrap();
@@ -75,9 +79,13 @@ fn every_truncation_is_detected() {
     let sub = Subspace::movement(3, 3);
     let path = dir.path().join(file_name(sub));
     let bytes = std::fs::read(&path).unwrap();
+    let scratch = tempfile::tempdir().unwrap();
     (0..bytes.len()).into_par_iter().for_each(|len| {
-        let d = tempfile::tempdir().unwrap();
-        let p = d.path().join(file_name(sub));
+        let d = scratch
+            .path()
+            .join(format!("t{}", rayon::current_thread_index().unwrap_or(0)));
+        std::fs::create_dir_all(&d).unwrap();
+        let p = d.join(file_name(sub));
         std::fs::write(&p, &bytes[..len]).unwrap();
         let e = open_and_check(&p, sub).expect_err("truncated file accepted");
         assert!(matches!(e, StorageError::Corrupt { .. }), "{e}");
