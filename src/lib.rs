@@ -9,6 +9,7 @@ pub mod generate;
 pub mod geometry;
 pub mod index;
 pub mod moves;
+pub mod opening;
 pub mod position;
 pub mod query;
 pub mod solver;

@@ -5,6 +5,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use millbase::generate::{self, GenerateError, Limits, Observer, Report};
 use millbase::index::{Indexer, Subspace};
 use millbase::moves::{self, Rules};
+use millbase::opening::{OpeningSearch, Precision};
 use millbase::position::Position;
 use millbase::query::{Database, QueryError};
 use millbase::solver::Progress;
@@ -132,6 +133,27 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Solve a placement-phase position (default: the initial position) exactly.
+    ///
+    /// Alpha-beta search over the placement phase with the movement database at the
+    /// leaves. By default it finds win, draw or loss; --exact also finds the plies.
+    SolveOpening {
+        #[command(flatten)]
+        db: DbArgs,
+        /// The position to solve.
+        #[arg(
+            long,
+            value_name = "POS",
+            default_value = "........................ w 9 9"
+        )]
+        position: String,
+        /// Also find the exact plies to the end (slower).
+        #[arg(long)]
+        exact: bool,
+        /// Print {"position", "value", "plies", "nodes", "seconds"}.
+        #[arg(long)]
+        json: bool,
+    },
     /// Win/loss/draw counts, longest plies and file sizes per subspace.
     Stats {
         #[command(flatten)]
@@ -179,6 +201,15 @@ impl From<GenerateError> for Failure {
 
 impl From<StorageError> for Failure {
     fn from(e: StorageError) -> Failure {
+        Failure {
+            message: e.to_string(),
+            status: 1,
+        }
+    }
+}
+
+impl From<QueryError> for Failure {
+    fn from(e: QueryError) -> Failure {
         Failure {
             message: e.to_string(),
             status: 1,
@@ -416,17 +447,8 @@ fn run(cli: Cli) -> Result<(), Failure> {
         }
         Command::Query { db, position, json } => {
             let pos = parse_position(&position)?;
-            let database = Database::open(&db.db).map_err(|e| Failure {
-                message: e.to_string(),
-                status: 1,
-            })?;
-            let answer = database.answer(&pos).map_err(|e| match e {
-                QueryError::PlacementPhase(_) => Failure::input(e),
-                e => Failure {
-                    message: e.to_string(),
-                    status: 1,
-                },
-            })?;
+            let database = Database::open(&db.db)?;
+            let answer = database.answer(&pos)?;
             if json {
                 let moves: Vec<_> = answer
                     .moves
@@ -456,6 +478,43 @@ fn run(cli: Cli) -> Result<(), Failure> {
                         m.position
                     )?;
                 }
+            }
+        }
+        Command::SolveOpening {
+            db,
+            position,
+            exact,
+            json,
+        } => {
+            let pos = parse_position(&position)?;
+            let database = Database::open(&db.db)?;
+            let precision = if exact {
+                Precision::ExactPlies
+            } else {
+                Precision::WinDrawLoss
+            };
+            let start = Instant::now();
+            let mut search = OpeningSearch::new(&database, precision);
+            let value = search.value(&pos)?;
+            let seconds = start.elapsed().as_secs_f64();
+            let plies = if exact { value.plies() } else { None };
+            if json {
+                let row = json!({"position": pos.to_string(), "value": value.name(), "plies": plies,
+                                 "nodes": search.nodes, "seconds": (seconds * 1000.0).round() / 1000.0});
+                writeln!(out, "{row}")?;
+            } else {
+                let shown = if exact {
+                    value.to_string()
+                } else {
+                    value.name().to_string()
+                };
+                writeln!(
+                    out,
+                    "{pos}: {shown} for {} ({} rules); {} nodes, {seconds:.2} s",
+                    pos.side.name(),
+                    database.rules().name(),
+                    search.nodes
+                )?;
             }
         }
         Command::Stats { db, json } => {

@@ -25,6 +25,7 @@
 use crate::generate::open_table;
 use crate::index::{Indexer, Subspace};
 use crate::moves::{self, Move, Rules};
+use crate::opening::{OpeningSearch, Precision};
 use crate::position::Position;
 use crate::storage::{self, StorageError, Table};
 use crate::value::Value;
@@ -55,7 +56,7 @@ impl fmt::Display for QueryError {
             QueryError::Storage(e) => e.fmt(f),
             QueryError::PlacementPhase(p) => write!(
                 f,
-                "{p}: placement-phase positions (stones in hand) are not answered yet; only the movement phase (\"... w 0 0\") is"
+                "{p}: a placement-phase position (stones in hand) has no table entry; it is solved by search (Database::answer, OpeningSearch)"
             ),
             QueryError::NoValue { path, index } => {
                 write!(
@@ -158,8 +159,8 @@ impl Database {
         Ok(codes)
     }
 
-    /// The value of `pos` for its side to move. A side with fewer than 3 stones
-    /// has lost (0 plies).
+    /// The stored value of a movement-phase `pos` for its side to move. A side with
+    /// fewer than 3 stones has lost (0 plies).
     pub fn probe(&self, pos: &Position) -> Result<Value, QueryError> {
         if pos.mover_total() < 3 {
             return Ok(Value::Loss(0));
@@ -180,7 +181,7 @@ impl Database {
             })
     }
 
-    /// Every legal move of `pos` with the value it leads to, best first.
+    /// Every legal move of a movement-phase `pos` with the value it leads to, best first.
     pub fn moves(&self, pos: &Position) -> Result<Vec<EvaluatedMove>, QueryError> {
         let mut out = moves::legal_moves(pos, self.rules)
             .into_iter()
@@ -197,8 +198,12 @@ impl Database {
         Ok(out)
     }
 
-    /// The value of `pos` and of all its moves.
+    /// The value of `pos` and of all its moves. Placement-phase positions are
+    /// solved by search ([`OpeningSearch`]) with exact plies.
     pub fn answer(&self, pos: &Position) -> Result<Answer, QueryError> {
+        if !pos.is_movement_phase() {
+            return OpeningSearch::new(self, Precision::ExactPlies).answer(pos);
+        }
         Ok(Answer {
             position: *pos,
             value: self.probe(pos)?,

@@ -1,0 +1,266 @@
+//! An independent brute-force solver of the movement phase: plain iteration over
+//! all placements of the stones (no symmetry, no index of the engine), forward
+//! moves only, one level of plies at a time; and a plain memoized minimax over the
+//! placement phase on top of it.
+#![allow(dead_code)]
+
+use millbase::moves::{self, Rules};
+use millbase::position::{Color, Position};
+use millbase::value::Value;
+use rayon::prelude::*;
+use std::collections::HashMap;
+
+const UNKNOWN: i16 = -1;
+
+/// Binomial coefficients by Pascal's triangle.
+fn binom_table() -> [[u64; 25]; 25] {
+    let mut t = [[0u64; 25]; 25];
+    for n in 0..25 {
+        t[n][0] = 1;
+        for k in 1..=n {
+            t[n][k] = t[n - 1][k - 1] + t[n - 1][k];
+        }
+    }
+    t
+}
+
+pub fn binom(n: u32, k: u32) -> u64 {
+    binom_table()[n as usize][k as usize]
+}
+
+/// All `k`-subsets of the 24 points, by plain recursion, in increasing order.
+pub fn all_sets(k: u32) -> Vec<u32> {
+    fn rec(start: u32, k: u32, acc: u32, out: &mut Vec<u32>) {
+        if k == 0 {
+            out.push(acc);
+            return;
+        }
+        for p in start..24 {
+            rec(p + 1, k - 1, acc | (1 << p), out);
+        }
+    }
+    let mut v = vec![];
+    rec(0, k, 0, &mut v);
+    v.sort();
+    v
+}
+
+/// Plies to the end (odd: win, even: loss), or UNKNOWN (a draw once done), for
+/// every (mover set, opponent set) of sizes (w, b), overlapping pairs included:
+/// `tables[w][b][rank(mover) * C(24, b) + rank(opponent)]`.
+pub struct Brute {
+    rules: Rules,
+    binom: [[u64; 25]; 25],
+    tables: Vec<Vec<Vec<i16>>>,
+}
+
+impl Brute {
+    pub fn new(rules: Rules) -> Brute {
+        Brute {
+            rules,
+            binom: binom_table(),
+            tables: vec![vec![vec![]; 10]; 10],
+        }
+    }
+
+    /// Rank of a set among all sets of its size (colex).
+    fn rank(&self, set: u32) -> u64 {
+        let mut r = 0;
+        let mut rest = set;
+        let mut i = 0;
+        while rest != 0 {
+            let p = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            i += 1;
+            r += self.binom[p][i];
+        }
+        r
+    }
+
+    fn slot(&self, mover: u32, opp: u32) -> usize {
+        (self.rank(mover) * self.binom[24][opp.count_ones() as usize] + self.rank(opp)) as usize
+    }
+
+    /// Plies of a position as known before sweep `level`; None if not known yet.
+    fn known(&self, pos: &Position, level: i16) -> Option<i16> {
+        if pos.mover_total() < 3 {
+            return Some(0);
+        }
+        let (w, b) = (
+            pos.mover.count_ones() as usize,
+            pos.opponent.count_ones() as usize,
+        );
+        let v = self.tables[w][b][self.slot(pos.mover, pos.opponent)];
+        (v != UNKNOWN && v < level).then_some(v)
+    }
+
+    /// Whether position `(m, o)` is decided at exactly `level`, judged only by the
+    /// values of its children (forward moves) known before that level.
+    fn decided_at(&self, m: u32, o: u32, level: i16) -> bool {
+        let pos = Position {
+            mover: m,
+            opponent: o,
+            mover_hand: 0,
+            opponent_hand: 0,
+            side: Color::White,
+        };
+        let mut all_won = true;
+        for mv in moves::legal_moves(&pos, self.rules) {
+            match self.known(&moves::apply(&pos, mv), level) {
+                Some(p) if p % 2 == 0 && p + 1 == level => return true,
+                Some(p) if p % 2 == 1 => {}
+                _ => all_won = false,
+            }
+        }
+        // all children won, the slowest at level - 1 (else decided before)
+        all_won && level % 2 == 0
+    }
+
+    /// Solves the subspaces of `group` (which lead only into each other and into
+    /// groups solved before), level by level. A position can be decided at level
+    /// `L` only if a child has plies `L - 1`: a child in an earlier group (found by
+    /// one pass over all positions) or one decided at `L - 1` in this group. For the
+    /// latter, every position that differs from it by one stone of the side that
+    /// just moved is a candidate (a superset of its predecessors). Candidates are
+    /// judged by their own forward moves only, so extra ones do no harm.
+    pub fn solve_group(&mut self, group: &[(u32, u32)]) {
+        let mut events: Vec<Vec<(u32, u32)>> = vec![vec![]; 1];
+        let push_event = |events: &mut Vec<Vec<(u32, u32)>>, level: usize, p: (u32, u32)| {
+            if events.len() <= level {
+                events.resize(level + 1, vec![]);
+            }
+            events[level].push(p);
+        };
+        for &(w, b) in group {
+            self.tables[w as usize][b as usize] =
+                vec![UNKNOWN; (binom(24, w) * binom(24, b)) as usize];
+        }
+        for &(w, b) in group {
+            let movers = all_sets(w);
+            let found: Vec<Vec<(usize, (u32, u32))>> = all_sets(b)
+                .par_iter()
+                .map(|&o| {
+                    let mut ev = vec![];
+                    for &m in movers.iter().filter(|&&m| m & o == 0) {
+                        let pos = Position {
+                            mover: m,
+                            opponent: o,
+                            mover_hand: 0,
+                            opponent_hand: 0,
+                            side: Color::White,
+                        };
+                        let list = moves::legal_moves(&pos, self.rules);
+                        if list.is_empty() {
+                            ev.push((0, (m, o)));
+                        }
+                        for mv in list.into_iter().filter(|mv| mv.remove.is_some()) {
+                            // earlier groups are final: unknown there is a draw, which decides nothing
+                            if let Some(p) = self.known(&moves::apply(&pos, mv), i16::MAX) {
+                                ev.push((p as usize + 1, (m, o)));
+                            }
+                        }
+                    }
+                    ev
+                })
+                .collect();
+            for (level, p) in found.into_iter().flatten() {
+                push_event(&mut events, level, p);
+            }
+        }
+        let mut frontier: Vec<(u32, u32)> = vec![];
+        let mut level: usize = 0;
+        while level < events.len() || !frontier.is_empty() {
+            let mut cands: Vec<(u32, u32)> = events.get(level).cloned().unwrap_or_default();
+            for &(cm, co) in &frontier {
+                let empty = 0xFF_FFFF & !(cm | co);
+                for y in (0..24).filter(|y| co & (1 << y) != 0) {
+                    for x in (0..24).filter(|x| empty & (1 << x) != 0) {
+                        cands.push((co & !(1 << y) | (1 << x), cm));
+                    }
+                }
+            }
+            cands.sort_unstable();
+            cands.dedup();
+            let lv = level as i16;
+            let decided: Vec<(u32, u32)> = cands
+                .into_par_iter()
+                .filter(|&(m, o)| {
+                    let (w, b) = (m.count_ones(), o.count_ones());
+                    group.contains(&(w, b))
+                        && self.tables[w as usize][b as usize][self.slot(m, o)] == UNKNOWN
+                        && self.decided_at(m, o, lv)
+                })
+                .collect();
+            for &(m, o) in &decided {
+                let slot = self.slot(m, o);
+                self.tables[m.count_ones() as usize][o.count_ones() as usize][slot] = lv;
+            }
+            frontier = decided;
+            level += 1;
+        }
+    }
+
+    pub fn value(&self, mover: u32, opp: u32) -> Value {
+        let (w, b) = (mover.count_ones() as usize, opp.count_ones() as usize);
+        match self.tables[w][b][self.slot(mover, opp)] {
+            UNKNOWN => Value::Draw,
+            p if p % 2 == 1 => Value::Win(p as u16),
+            p => Value::Loss(p as u16),
+        }
+    }
+}
+
+/// Exact value of any position (placement phase included) by plain minimax with
+/// memoization on the exact position, movement-phase values from [`Brute`]. The
+/// rule that combines children is written out here, independently of the engine.
+pub struct Minimax<'a> {
+    pub brute: &'a Brute,
+    pub memo: HashMap<u64, Value>,
+}
+
+impl<'a> Minimax<'a> {
+    pub fn new(brute: &'a Brute) -> Minimax<'a> {
+        Minimax {
+            brute,
+            memo: HashMap::new(),
+        }
+    }
+
+    pub fn value(&mut self, pos: &Position) -> Value {
+        if pos.mover_total() < 3 {
+            return Value::Loss(0);
+        }
+        if pos.mover_hand == 0 && pos.opponent_hand == 0 {
+            return self.brute.value(pos.mover, pos.opponent);
+        }
+        let key = pos.mover as u64
+            | (pos.opponent as u64) << 24
+            | (pos.mover_hand as u64) << 48
+            | (pos.opponent_hand as u64) << 52;
+        if let Some(&v) = self.memo.get(&key) {
+            return v;
+        }
+        let (mut fastest_win, mut draw, mut slowest_loss): (Option<u16>, bool, Option<u16>) =
+            (None, false, None);
+        let mut any = false;
+        for mv in moves::legal_moves(pos, self.brute.rules) {
+            any = true;
+            match self.value(&moves::apply(pos, mv)) {
+                Value::Loss(n) => fastest_win = Some(fastest_win.map_or(n + 1, |w| w.min(n + 1))),
+                Value::Draw => draw = true,
+                Value::Win(n) => slowest_loss = Some(slowest_loss.map_or(n + 1, |l| l.max(n + 1))),
+            }
+        }
+        let v = if let Some(w) = fastest_win {
+            Value::Win(w)
+        } else if draw {
+            Value::Draw
+        } else if any {
+            Value::Loss(slowest_loss.unwrap())
+        } else {
+            Value::Loss(0)
+        };
+        self.memo.insert(key, v);
+        v
+    }
+}
