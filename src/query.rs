@@ -99,7 +99,8 @@ pub struct Answer {
     pub moves: Vec<EvaluatedMove>,
 }
 
-const CACHE_BLOCKS: usize = 1024;
+/// Decoded blocks kept (4 KiB each: at most 64 MiB).
+const CACHE_BLOCKS: usize = 16384;
 
 /// Decoded blocks by (subspace, block number).
 type BlockCache = HashMap<(Subspace, u64), Arc<Vec<u8>>>;
@@ -153,7 +154,10 @@ impl Database {
         let codes = Arc::new(table.block_codes(b as usize)?);
         let mut cache = self.cache.lock().unwrap_or_else(|p| p.into_inner());
         if cache.len() >= CACHE_BLOCKS {
-            cache.clear();
+            // evict one entry: the hash order makes it an arbitrary one
+            if let Some(&k) = cache.keys().next() {
+                cache.remove(&k);
+            }
         }
         cache.insert((sub, b), codes.clone());
         Ok(codes)
