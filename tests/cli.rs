@@ -74,3 +74,35 @@ fn bad_input_exits_2_with_a_message() {
         String::from_utf8(millbase(&["show", "......Q................. w 9 9"]).stderr).unwrap();
     assert!(err.contains("'Q'") && err.contains("c3"), "{err}");
 }
+
+#[test]
+fn solve_opening_json_agrees_with_query() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().to_str().unwrap();
+    let o = millbase(&["generate", "--db", db, "--max-stones", "3", "--quiet"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let pos = "........................ w 3 3";
+    let o = millbase(&["solve-opening", "--db", db, "--position", pos, "--json"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    assert_eq!(v["position"], pos);
+    assert!(v["nodes"].as_u64().unwrap() > 0);
+    assert!(v["seconds"].as_f64().is_some());
+    let q = millbase(&["query", "--db", db, pos, "--json"]);
+    assert!(q.status.success(), "{}", String::from_utf8_lossy(&q.stderr));
+    let q: serde_json::Value = serde_json::from_str(stdout(&q).trim()).unwrap();
+    assert_eq!(v["value"], q["value"]);
+    assert_eq!(q["moves"].as_array().unwrap().len(), 24);
+    // the best move's value agrees with the position's value
+    let best = &q["moves"][0];
+    let expect_child = match q["value"].as_str().unwrap() {
+        "win" => "loss",
+        "loss" => "win",
+        _ => "draw",
+    };
+    assert_eq!(best["value"], expect_child);
+    // a database that is missing subspaces the search needs gives a clean error
+    let o = millbase(&["solve-opening", "--db", db, "--position", "........................ w 4 4"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("not in the database"));
+}
