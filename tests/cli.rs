@@ -102,7 +102,13 @@ fn solve_opening_json_agrees_with_query() {
     };
     assert_eq!(best["value"], expect_child);
     // a database that is missing subspaces the search needs gives a clean error
-    let o = millbase(&["solve-opening", "--db", db, "--position", "........................ w 4 4"]);
+    let o = millbase(&[
+        "solve-opening",
+        "--db",
+        db,
+        "--position",
+        "........................ w 4 4",
+    ]);
     assert_eq!(o.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&o.stderr).contains("not in the database"));
 }

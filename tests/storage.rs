@@ -2,7 +2,7 @@
 //! of a small file gives a clean error; the other variant, a missing subspace and
 //! garbage position strings give clean errors too.
 
-use millbase::generate::{Limits, Silent, generate, open_table};
+use millbase::generate::{GenerateError, Limits, Report, Silent, generate, open_table};
 use millbase::index::{Indexer, Subspace};
 use millbase::moves::Rules;
 use millbase::position::Position;
@@ -12,10 +12,10 @@ use rayon::prelude::*;
 use std::path::Path;
 use std::process::Command;
 
-fn small_db(rules: Rules) -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
+/// Generates the 3-3 subspace into `dir`.
+fn generate_small(dir: &Path, rules: Rules) -> Result<Vec<Report>, GenerateError> {
     generate(
-        dir.path(),
+        dir,
         rules,
         Limits {
             max_stones: 3,
@@ -24,7 +24,11 @@ fn small_db(rules: Rules) -> tempfile::TempDir {
         &Indexer::new(),
         &Silent,
     )
-    .unwrap();
+}
+
+fn small_db(rules: Rules) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    generate_small(dir.path(), rules).unwrap();
     dir
 }
 
@@ -120,17 +124,7 @@ fn other_variant_and_missing_subspace_are_clean_errors() {
         "{e}"
     );
     // generate refuses to mix variants in one directory
-    let e = generate(
-        flying.path(),
-        Rules { flying: false },
-        Limits {
-            max_stones: 3,
-            max_total: 6,
-        },
-        &Indexer::new(),
-        &Silent,
-    )
-    .unwrap_err();
+    let e = generate_small(flying.path(), Rules { flying: false }).unwrap_err();
     assert!(e.to_string().contains("no-flying"), "{e}");
     // a subspace that was never generated
     let pos: Position = "WWW....BB..........W.B.. w 0 0".parse().unwrap();
@@ -153,31 +147,11 @@ fn rerun_redoes_a_corrupt_file_and_keeps_good_ones() {
     bad[n - 10] ^= 1;
     std::fs::write(&path, &bad).unwrap();
     std::fs::write(dir.path().join("3-3-0-0.mdb.tmp"), b"partial").unwrap();
-    let reports = generate(
-        dir.path(),
-        Rules::default(),
-        Limits {
-            max_stones: 3,
-            max_total: 6,
-        },
-        &Indexer::new(),
-        &Silent,
-    )
-    .unwrap();
+    let reports = generate_small(dir.path(), Rules::default()).unwrap();
     assert!(!reports[0].skipped);
     assert_eq!(std::fs::read(&path).unwrap(), good);
     assert!(!dir.path().join("3-3-0-0.mdb.tmp").exists());
-    let reports = generate(
-        dir.path(),
-        Rules::default(),
-        Limits {
-            max_stones: 3,
-            max_total: 6,
-        },
-        &Indexer::new(),
-        &Silent,
-    )
-    .unwrap();
+    let reports = generate_small(dir.path(), Rules::default()).unwrap();
     assert!(reports[0].skipped);
 }
 

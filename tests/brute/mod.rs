@@ -24,6 +24,17 @@ fn binom_table() -> [[u64; 25]; 25] {
     t
 }
 
+/// The movement-phase position with mover stones `m` and opponent stones `o`.
+fn movement(m: u32, o: u32) -> Position {
+    Position {
+        mover: m,
+        opponent: o,
+        mover_hand: 0,
+        opponent_hand: 0,
+        side: Color::White,
+    }
+}
+
 pub fn binom(n: u32, k: u32) -> u64 {
     binom_table()[n as usize][k as usize]
 }
@@ -97,13 +108,7 @@ impl Brute {
     /// Whether position `(m, o)` is decided at exactly `level`, judged only by the
     /// values of its children (forward moves) known before that level.
     fn decided_at(&self, m: u32, o: u32, level: i16) -> bool {
-        let pos = Position {
-            mover: m,
-            opponent: o,
-            mover_hand: 0,
-            opponent_hand: 0,
-            side: Color::White,
-        };
+        let pos = movement(m, o);
         let mut all_won = true;
         for mv in moves::legal_moves(&pos, self.rules) {
             match self.known(&moves::apply(&pos, mv), level) {
@@ -142,13 +147,7 @@ impl Brute {
                 .map(|&o| {
                     let mut ev = vec![];
                     for &m in movers.iter().filter(|&&m| m & o == 0) {
-                        let pos = Position {
-                            mover: m,
-                            opponent: o,
-                            mover_hand: 0,
-                            opponent_hand: 0,
-                            side: Color::White,
-                        };
+                        let pos = movement(m, o);
                         let list = moves::legal_moves(&pos, self.rules);
                         if list.is_empty() {
                             ev.push((0, (m, o)));
