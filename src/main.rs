@@ -174,7 +174,8 @@ enum Command {
     Perft {
         /// The position, e.g. "........................ w 9 9".
         position: String,
-        /// Plies to search.
+        /// Plies to search (0..=30).
+        #[arg(value_parser = clap::value_parser!(u32).range(0..=30))]
         depth: u32,
         /// Print {"depth": D, "nodes": N}.
         #[arg(long)]

@@ -61,6 +61,11 @@ pub enum StorageError {
         /// Variant asked for.
         expected: &'static str,
     },
+    /// The database directory does not exist.
+    NoDatabase {
+        /// The directory.
+        path: PathBuf,
+    },
     /// A subspace file is not in the database.
     Missing {
         /// The file that should hold it.
@@ -89,6 +94,12 @@ impl fmt::Display for StorageError {
                 f,
                 "{}: database is for the {found} rules, but {expected} was asked for \
                  (use another --db directory, or add/remove --no-flying)",
+                path.display()
+            ),
+            StorageError::NoDatabase { path } => write!(
+                f,
+                "{}: no database directory here; build one with `millbase generate --db {}`",
+                path.display(),
                 path.display()
             ),
             StorageError::Missing { path, subspace } => write!(
@@ -657,7 +668,9 @@ pub fn prepare_dir(dir: &Path, rules: Rules, create: bool) -> Result<(), Storage
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
             if !create {
                 if !dir.is_dir() {
-                    return Err(io_err(dir)(e));
+                    return Err(StorageError::NoDatabase {
+                        path: dir.to_path_buf(),
+                    });
                 }
                 return Err(corrupt(
                     &manifest,
@@ -683,5 +696,5 @@ pub fn dir_rules(dir: &Path) -> Result<Rules, StorageError> {
             Err(e) => return Err(e),
         }
     }
-    unreachable!("a manifest matches one of the two variants or is an error")
+    Err(corrupt(&dir.join(MANIFEST), "names no known rule variant"))
 }
