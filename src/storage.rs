@@ -33,7 +33,8 @@ const CODE_UNUSED: u8 = 0;
 const CODE_DRAW: u8 = 1;
 const CODE_EXCEPTION: u8 = 255;
 const MAX_INLINE_PLIES: u16 = (CODE_EXCEPTION - 3) as u16;
-const ZSTD_LEVEL: i32 = 9;
+/// zstd level: 3 compresses ~10x faster than 9 for files ~7% larger (measured on 6-6).
+const ZSTD_LEVEL: i32 = 3;
 
 /// A fault in a database file or directory, naming the file.
 #[derive(Debug)]
@@ -375,7 +376,7 @@ pub fn write_table(
     let blocks: Vec<EncodedBlock> = cells
         .par_chunks(be)
         .enumerate()
-        .map(|(b, chunk)| {
+        .map_init(zstd::bulk::Compressor::default, |zc, (b, chunk)| {
             let mut exceptions = vec![];
             let codes: Vec<u8> = chunk
                 .iter()
@@ -391,13 +392,13 @@ pub fn write_table(
                     code
                 })
                 .collect();
-            (
-                zstd::bulk::compress(&codes, ZSTD_LEVEL)
-                    .expect("zstd compression of a memory buffer"),
-                exceptions,
-            )
+            let data = zc
+                .set_compression_level(ZSTD_LEVEL)
+                .and_then(|()| zc.compress(&codes));
+            data.map(|d| (d, exceptions))
         })
-        .collect();
+        .collect::<std::io::Result<_>>()
+        .map_err(io_err(&tmp))?;
     let exceptions: Vec<(u64, u16)> = blocks.iter().flat_map(|b| b.1.iter().copied()).collect();
     let header = Header {
         rules,
@@ -571,13 +572,23 @@ impl Table {
 
     /// Decompresses block `b` into byte codes, checking its checksum and size.
     pub fn block_codes(&self, b: usize) -> Result<Vec<u8>, StorageError> {
+        self.block_codes_with(&mut zstd::bulk::Decompressor::default(), b)
+    }
+
+    /// [`Table::block_codes`] with a caller's decompressor (reused across blocks).
+    fn block_codes_with(
+        &self,
+        zd: &mut zstd::bulk::Decompressor<'_>,
+        b: usize,
+    ) -> Result<Vec<u8>, StorageError> {
         let data = &self.map[self.offsets[b] as usize..self.offsets[b + 1] as usize];
         if crc32fast::hash(data) != self.crcs[b] {
             return Err(corrupt(&self.path, format!("block {b} checksum mismatch")));
         }
         let be = self.header.block_entries as u64;
         let want = (self.header.entries - b as u64 * be).min(be) as usize;
-        let codes = zstd::bulk::decompress(data, want)
+        let codes = zd
+            .decompress(data, want)
             .map_err(|e| corrupt(&self.path, format!("block {b} does not decompress: {e}")))?;
         if codes.len() != want {
             return Err(corrupt(
@@ -608,8 +619,8 @@ impl Table {
         let be = self.header.block_entries as usize;
         let blocks: Vec<Vec<Cell>> = (0..self.header.blocks as usize)
             .into_par_iter()
-            .map(|b| {
-                let codes = self.block_codes(b)?;
+            .map_init(zstd::bulk::Decompressor::default, |zd, b| {
+                let codes = self.block_codes_with(zd, b)?;
                 let base = (b * be) as u64;
                 codes
                     .iter()
@@ -630,7 +641,9 @@ impl Table {
     pub fn check(&self) -> Result<(), StorageError> {
         (0..self.header.blocks as usize)
             .into_par_iter()
-            .try_for_each(|b| self.block_codes(b).map(|_| ()))
+            .try_for_each_init(zstd::bulk::Decompressor::default, |zd, b| {
+                self.block_codes_with(zd, b).map(|_| ())
+            })
     }
 }
 
