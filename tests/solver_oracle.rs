@@ -29,11 +29,11 @@ fn check_variant(rules: Rules) {
     if !rules.flying {
         args.push("--no-flying");
     }
-    let st = Command::new(env!("CARGO_BIN_EXE_millbase"))
+    let o = Command::new(env!("CARGO_BIN_EXE_millbase"))
         .args(&args)
-        .status()
+        .output()
         .unwrap();
-    assert!(st.success());
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
 
     let mut brute = Brute::new(rules);
     for group in [vec![(3, 3)], vec![(3, 4), (4, 3)], vec![(4, 4)]] {
