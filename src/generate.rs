@@ -96,6 +96,11 @@ pub struct Report {
     pub file_bytes: u64,
 }
 
+/// Every movement subspace within `limits`, pairs together, in solving order.
+pub fn all_subspaces(limits: Limits) -> Vec<Subspace> {
+    plan(limits).iter().flat_map(Subspace::with_swap).collect()
+}
+
 /// Opens the file of `sub` in `dir` and checks its header and tables.
 pub fn open_table(dir: &Path, rules: Rules, sub: Subspace) -> Result<Table, StorageError> {
     Table::open(&dir.join(storage::file_name(sub)), rules, sub)
@@ -183,11 +188,7 @@ pub fn generate(
     let mut known = Known::new();
     let mut reports = vec![];
     for rep in plan(limits) {
-        let members: Vec<Subspace> = if rep.negate() == rep {
-            vec![rep]
-        } else {
-            vec![rep, rep.negate()]
-        };
+        let members = rep.with_swap();
         let existing: Option<Vec<Table>> = members
             .iter()
             .map(|&s| open_table(dir, rules, s).ok().filter(|t| t.check().is_ok()))

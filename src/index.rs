@@ -174,6 +174,16 @@ impl Subspace {
         v
     }
 
+    /// This subspace and its colour swap (once, when they are the same), the
+    /// subspaces solved together.
+    pub fn with_swap(&self) -> Vec<Subspace> {
+        if self.negate() == *self {
+            vec![*self]
+        } else {
+            vec![*self, self.negate()]
+        }
+    }
+
     /// Whether both sides have no stones in hand.
     pub fn is_movement(&self) -> bool {
         self.mover_hand == 0 && self.opponent_hand == 0

@@ -122,6 +122,10 @@ enum Command {
         /// One JSON object per subspace: {"mover", "opponent", "checked", "mismatches"}.
         #[arg(long)]
         json: bool,
+        /// Only this movement subspace, as MOVER-OPPONENT stones on board (e.g. 7-6);
+        /// repeatable. Default: every subspace in the directory.
+        #[arg(long, value_name = "M-O", value_parser = parse_subspace)]
+        subspace: Vec<Subspace>,
     },
     /// The perfect-play value of a position and of every legal move, best first.
     Query {
@@ -322,6 +326,21 @@ impl Observer for GenerateUi {
     }
 }
 
+/// Parses a movement subspace written `M-O` (stones on board, 3..9 each).
+fn parse_subspace(s: &str) -> Result<Subspace, String> {
+    let parsed = s
+        .split_once('-')
+        .and_then(|(m, o)| Some((m.parse::<u8>().ok()?, o.parse::<u8>().ok()?)));
+    match parsed {
+        Some((m, o)) if (3..=9).contains(&m) && (3..=9).contains(&o) => {
+            Ok(Subspace::movement(m, o))
+        }
+        _ => Err(format!(
+            "{s:?} is not a movement subspace: write MOVER-OPPONENT stones, 3..9 each, e.g. 7-6"
+        )),
+    }
+}
+
 fn parse_position(s: &str) -> Result<Position, Failure> {
     s.parse::<Position>()
         .map_err(|e| Failure::input(format!("bad position {s:?}: {e}")))
@@ -393,12 +412,17 @@ fn run(cli: Cli) -> Result<(), Failure> {
                 ui.start.elapsed().as_secs_f64()
             )?;
         }
-        Command::Verify { db, threads, json } => {
+        Command::Verify {
+            db,
+            threads,
+            json,
+            subspace,
+        } => {
             threads.apply();
             let rules = storage::dir_rules(&db.db)?;
             let ix = Indexer::new();
             let mut lines = vec![];
-            let reports = verify::verify_dir(&db.db, rules, &ix, &mut |r| {
+            let reports = verify::verify_dir(&db.db, rules, &ix, &subspace, &mut |r| {
                 let line = if json {
                     json!({"mover": r.subspace.mover, "opponent": r.subspace.opponent,
                            "checked": r.checked, "mismatches": r.mismatches})
@@ -537,13 +561,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
                     "bytes"
                 )?;
             }
-            for sub in generate::plan(Limits::default()).into_iter().flat_map(|s| {
-                if s.negate() == s {
-                    vec![s]
-                } else {
-                    vec![s, s.negate()]
-                }
-            }) {
+            for sub in generate::all_subspaces(Limits::default()) {
                 let t = match generate::open_table(&db.db, rules, sub) {
                     Ok(t) => t,
                     Err(StorageError::Missing { .. }) => continue,

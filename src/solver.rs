@@ -345,10 +345,7 @@ pub fn solve_pair(
     known: &Known,
     progress: &dyn Progress,
 ) -> Result<Vec<Solved>, SolveError> {
-    let mut subs = vec![sub];
-    if sub.negate() != sub {
-        subs.push(sub.negate());
-    }
+    let subs = sub.with_swap();
     for s in &subs {
         if let Some(r) = s.after_removal()
             && !known.contains(r)

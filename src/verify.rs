@@ -120,26 +120,25 @@ pub fn verify_subspace(
     })
 }
 
-/// Verifies every movement subspace present in `dir`, calling `report` after each.
+/// Verifies the movement subspaces of `only` (all present in `dir` when empty),
+/// calling `report` after each.
 pub fn verify_dir(
     dir: &Path,
     rules: Rules,
     ix: &Indexer,
+    only: &[Subspace],
     report: &mut dyn FnMut(&VerifyReport),
 ) -> Result<Vec<VerifyReport>, GenerateError> {
     let mut known = Known::new();
     let mut out = vec![];
-    let present: Vec<Subspace> = crate::generate::plan(Default::default())
-        .into_iter()
-        .flat_map(|s| {
-            if s.negate() == s {
-                vec![s]
-            } else {
-                vec![s, s.negate()]
-            }
-        })
-        .filter(|&s| dir.join(crate::storage::file_name(s)).exists())
-        .collect();
+    let present: Vec<Subspace> = if only.is_empty() {
+        crate::generate::all_subspaces(Default::default())
+            .into_iter()
+            .filter(|&s| dir.join(crate::storage::file_name(s)).exists())
+            .collect()
+    } else {
+        only.to_vec()
+    };
     for sub in present {
         let needed: Vec<Subspace> = [Some(sub), Some(sub.negate()), sub.after_removal()]
             .into_iter()

@@ -1,0 +1,87 @@
+//! `verify` catches a wrong value even when the file's checksums are intact.
+
+use millbase::generate::{Limits, Silent, generate, open_table};
+use millbase::index::{Indexer, Subspace};
+use millbase::moves::Rules;
+use millbase::solver::count_values;
+use millbase::storage::write_table;
+use millbase::value::{Cell, Value};
+use millbase::verify::verify_dir;
+use std::process::Command;
+
+#[test]
+fn a_planted_wrong_value_is_reported() {
+    let dir = tempfile::tempdir().unwrap();
+    let rules = Rules::default();
+    let ix = Indexer::new();
+    generate(
+        dir.path(),
+        rules,
+        Limits {
+            max_stones: 3,
+            max_total: 6,
+        },
+        &ix,
+        &Silent,
+    )
+    .unwrap();
+    let sub = Subspace::movement(3, 3);
+    let clean = verify_dir(dir.path(), rules, &ix, &[], &mut |_| {}).unwrap();
+    assert_eq!(clean[0].mismatches, 0);
+    assert_eq!(clean[0].checked, ix.classes(sub));
+
+    let mut cells = open_table(dir.path(), rules, sub)
+        .unwrap()
+        .read_all()
+        .unwrap();
+    let (i, n) = cells
+        .iter()
+        .enumerate()
+        .find_map(|(i, c)| match c.value() {
+            Some(Value::Win(n)) if n > 1 => Some((i, n)),
+            _ => None,
+        })
+        .unwrap();
+    cells[i] = Cell::from_value(Value::Win(n + 2));
+    let counts = count_values(&ix, sub, &cells);
+    write_table(dir.path(), rules, sub, &cells, counts).unwrap();
+
+    let bad = verify_dir(dir.path(), rules, &ix, &[sub], &mut |_| {}).unwrap();
+    assert!(bad[0].mismatches >= 1);
+    assert!(
+        bad[0]
+            .examples
+            .iter()
+            .any(|m| m.index == i as u64 && m.stored == Some(Value::Win(n + 2)))
+    );
+
+    let o = Command::new(env!("CARGO_BIN_EXE_millbase"))
+        .args([
+            "verify",
+            "--db",
+            dir.path().to_str().unwrap(),
+            "--subspace",
+            "3-3",
+            "--json",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    let line: serde_json::Value =
+        serde_json::from_slice(o.stdout.split(|&b| b == b'\n').next().unwrap()).unwrap();
+    assert_eq!(line["mover"], 3);
+    assert!(line["mismatches"].as_u64().unwrap() >= 1);
+
+    let o = Command::new(env!("CARGO_BIN_EXE_millbase"))
+        .args([
+            "verify",
+            "--db",
+            dir.path().to_str().unwrap(),
+            "--subspace",
+            "2-3",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("MOVER-OPPONENT"));
+}
