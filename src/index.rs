@@ -245,37 +245,52 @@ struct SetTable {
 }
 
 impl SetTable {
+    /// Builds the table of `k`-sets: first, in parallel, each set's least image,
+    /// the symmetry reaching it, its stabiliser and the least image's colex rank;
+    /// then orbits are numbered in order (the least image of a set never comes
+    /// after it).
     fn build(k: usize) -> SetTable {
+        use rayon::prelude::*;
+        const CHUNK: usize = 1 << 14;
         let n = BINOM[POINTS][k] as usize;
-        let mut entries = Vec::with_capacity(n);
+        // (set, least image's rank, symmetry, stabiliser) per colex rank
+        let mut scan: Vec<(Bits, u32, u8, u16)> = vec![(0, 0, 0, 0); n];
+        scan.par_chunks_mut(CHUNK)
+            .enumerate()
+            .for_each(|(c, chunk)| {
+                let mut set = colex_unrank((c * CHUNK) as u32, k);
+                for slot in chunk.iter_mut() {
+                    let mut least = set;
+                    let mut sym = 0;
+                    let mut stab: u16 = 0;
+                    for s in 0..SYMMETRY_COUNT {
+                        let img = transform(s, set);
+                        if img < least {
+                            least = img;
+                            sym = s;
+                        }
+                        if img == set {
+                            stab |= 1 << s;
+                        }
+                    }
+                    *slot = (set, colex_rank(least), sym as u8, stab);
+                    if k > 0 {
+                        set = next_same_size(set);
+                    }
+                }
+            });
+        let mut entries: Vec<u32> = Vec::with_capacity(n);
         let mut reps = vec![];
         let mut stabilisers = vec![];
-        let mut set: Bits = (1 << k) - 1;
-        for _ in 0..n {
-            let mut least = set;
-            let mut sym = 0;
-            let mut stab: u16 = 0;
-            for s in 0..SYMMETRY_COUNT {
-                let img = transform(s, set);
-                if img < least {
-                    least = img;
-                    sym = s;
-                }
-                if img == set {
-                    stab |= 1 << s;
-                }
-            }
-            let entry = if least == set {
+        for (r, &(set, least_rank, sym, stab)) in scan.iter().enumerate() {
+            let entry = if least_rank as usize == r {
                 reps.push(set);
                 stabilisers.push(stab);
                 ((reps.len() as u32 - 1) << 5) | (((stab != 1) as u32) << 4)
             } else {
-                (entries[colex_rank(least) as usize] & !15) | sym as u32
+                (entries[least_rank as usize] & !15) | sym as u32
             };
             entries.push(entry);
-            if k > 0 {
-                set = next_same_size(set);
-            }
         }
         SetTable {
             entries,
