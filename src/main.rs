@@ -197,28 +197,19 @@ struct Failure {
 
 impl From<GenerateError> for Failure {
     fn from(e: GenerateError) -> Failure {
-        Failure {
-            message: e.to_string(),
-            status: 1,
-        }
+        Failure::fault(e)
     }
 }
 
 impl From<StorageError> for Failure {
     fn from(e: StorageError) -> Failure {
-        Failure {
-            message: e.to_string(),
-            status: 1,
-        }
+        Failure::fault(e)
     }
 }
 
 impl From<QueryError> for Failure {
     fn from(e: QueryError) -> Failure {
-        Failure {
-            message: e.to_string(),
-            status: 1,
-        }
+        Failure::fault(e)
     }
 }
 
@@ -236,6 +227,15 @@ impl From<std::io::Error> for Failure {
 }
 
 impl Failure {
+    /// A failure that is not the user's input (a damaged or missing database, a
+    /// verification mismatch): exit status 1.
+    fn fault(e: impl std::fmt::Display) -> Failure {
+        Failure {
+            message: e.to_string(),
+            status: 1,
+        }
+    }
+
     /// Bad input from the user: exit status 2.
     fn input(e: impl std::fmt::Display) -> Failure {
         Failure {
@@ -450,16 +450,15 @@ fn run(cli: Cli) -> Result<(), Failure> {
             let bad: u64 = reports.iter().map(|r| r.mismatches).sum();
             let checked: u64 = reports.iter().map(|r| r.checked).sum();
             if reports.is_empty() {
-                return Err(Failure {
-                    message: format!("{}: no subspace files to verify", db.db.display()),
-                    status: 1,
-                });
+                return Err(Failure::fault(format!(
+                    "{}: no subspace files to verify",
+                    db.db.display()
+                )));
             }
             if bad > 0 {
-                return Err(Failure {
-                    message: format!("{bad} mismatches in {checked} positions"),
-                    status: 1,
-                });
+                return Err(Failure::fault(format!(
+                    "{bad} mismatches in {checked} positions"
+                )));
             }
             if !json {
                 writeln!(
