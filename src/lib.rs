@@ -3,7 +3,10 @@
 //!
 //! The library is layered as the data flows: [`geometry`] (points, mills,
 //! symmetries) → [`position`] (positions and their string form) → [`moves`]
-//! (forward move generation, perft).
+//! (forward move generation, perft) → [`index`] (perfect hash of symmetry
+//! classes) → [`solver`] (retrograde analysis) → [`storage`] (compressed files)
+//! → [`query`] (probes) and [`opening`] (the placement phase by search, with
+//! [`wdl`] maps at its leaves).
 
 pub mod generate;
 pub mod geometry;
@@ -16,6 +19,7 @@ pub mod solver;
 pub mod storage;
 pub mod value;
 pub mod verify;
+pub mod wdl;
 
 pub use moves::{Move, Rules};
 pub use position::{Color, Position, PositionError};

@@ -132,7 +132,8 @@ impl Database {
         self.rules
     }
 
-    fn table(&self, sub: Subspace) -> Result<Arc<Table>, QueryError> {
+    /// The open table of `sub`, opening its file on first use.
+    pub(crate) fn table(&self, sub: Subspace) -> Result<Arc<Table>, QueryError> {
         let mut tables = self.tables.lock().unwrap_or_else(|p| p.into_inner());
         if let Some(t) = tables.get(&sub) {
             return Ok(t.clone());

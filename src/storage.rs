@@ -493,9 +493,10 @@ impl Table {
             ));
         }
         if header.block_entries == 0
+            || header.block_entries % 64 != 0
             || header.blocks != header.entries.div_ceil(header.block_entries as u64)
         {
-            return Err(corrupt(path, "inconsistent block count in header"));
+            return Err(corrupt(path, "inconsistent block size or count in header"));
         }
         let nb = header.blocks as usize;
         let tables_len = 8 * (nb + 1) + 4 * nb + 10 * header.exceptions as usize + 4;
@@ -614,26 +615,42 @@ impl Table {
         }
     }
 
+    /// Decodes every block in parallel (checking each) and maps the values of each
+    /// block, in index order, with `f`; `None` marks an unused slot.
+    pub fn map_blocks<T: Send>(
+        &self,
+        f: impl Fn(&[Option<Value>]) -> T + Sync,
+    ) -> Result<Vec<T>, StorageError> {
+        let be = self.header.block_entries as usize;
+        (0..self.header.blocks as usize)
+            .into_par_iter()
+            .map_init(
+                || (zstd::bulk::Decompressor::default(), Vec::with_capacity(be)),
+                |(zd, values), b| {
+                    let codes = self.block_codes_with(zd, b)?;
+                    let base = (b * be) as u64;
+                    values.clear();
+                    for (i, &code) in codes.iter().enumerate() {
+                        values.push(if code == CODE_EXCEPTION {
+                            self.value_in_block(&codes, base + i as u64)?
+                        } else {
+                            decode_code(code)
+                        });
+                    }
+                    Ok(f(values))
+                },
+            )
+            .collect()
+    }
+
     /// Decodes the whole table into cells (checking every block).
     pub fn read_all(&self) -> Result<Vec<Cell>, StorageError> {
-        let be = self.header.block_entries as usize;
-        let blocks: Vec<Vec<Cell>> = (0..self.header.blocks as usize)
-            .into_par_iter()
-            .map_init(zstd::bulk::Decompressor::default, |zd, b| {
-                let codes = self.block_codes_with(zd, b)?;
-                let base = (b * be) as u64;
-                codes
-                    .iter()
-                    .enumerate()
-                    .map(|(i, _)| {
-                        Ok(match self.value_in_block(&codes, base + i as u64)? {
-                            Some(v) => Cell::from_value(v),
-                            None => Cell::UNUSED,
-                        })
-                    })
-                    .collect()
-            })
-            .collect::<Result<_, StorageError>>()?;
+        let blocks = self.map_blocks(|values| {
+            values
+                .iter()
+                .map(|v| v.map_or(Cell::UNUSED, Cell::from_value))
+                .collect::<Vec<Cell>>()
+        })?;
         Ok(blocks.concat())
     }
 
