@@ -144,7 +144,7 @@ impl<'a> OpeningSearch<'a> {
             Precision::WinDrawLoss => {
                 // is it lost (below 0)? if not, is it won (above 0)?
                 let s = self.search(pos, -1, 0)?;
-                if s < 0 || s >= BIG {
+                if !(0..BIG).contains(&s) {
                     s
                 } else {
                     self.search(pos, 0, 1)?

@@ -6,6 +6,7 @@ use crate::index::{Index, Subspace};
 use crate::query::{Database, QueryError};
 use crate::value::Value;
 use rustc_hash::FxHashMap;
+use std::collections::hash_map::Entry;
 use std::path::PathBuf;
 
 const UNUSED: u64 = 0;
@@ -62,11 +63,10 @@ impl WdlMaps {
     /// The value (plies 0) of index `i` of the movement subspace `sub`, loading its
     /// map from `db` on first use.
     pub fn value(&mut self, db: &Database, sub: Subspace, i: Index) -> Result<Value, QueryError> {
-        if !self.maps.contains_key(&sub) {
-            let map = WdlMaps::load(db, sub)?;
-            self.maps.insert(sub, map);
-        }
-        let map = &self.maps[&sub];
+        let map = match self.maps.entry(sub) {
+            Entry::Occupied(e) => e.into_mut(),
+            Entry::Vacant(e) => e.insert(WdlMaps::load(db, sub)?),
+        };
         let word = map.words.get((i / PER_WORD) as usize).copied().unwrap_or(0);
         match word >> (2 * (i % PER_WORD)) & 3 {
             DRAW => Ok(Value::Draw),
