@@ -13,6 +13,7 @@ use millbase::storage::{self, Counts, StorageError};
 use millbase::verify;
 use rayon::prelude::*;
 use serde_json::json;
+use std::io::IsTerminal;
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -246,8 +247,11 @@ impl Failure {
 }
 
 /// Progress display of `generate`: a bar on stderr, a summary line per subspace.
+/// When stderr is not a terminal (a log file), plain lines replace the bar.
 struct GenerateUi {
     bar: ProgressBar,
+    /// Plain progress lines on stderr instead of the bar.
+    lines: bool,
     start: Instant,
     current: Mutex<String>,
 }
@@ -268,6 +272,7 @@ impl GenerateUi {
         );
         GenerateUi {
             bar,
+            lines: !quiet && !std::io::stderr().is_terminal(),
             start: Instant::now(),
             current: Mutex::new(String::new()),
         }
@@ -281,6 +286,12 @@ impl Progress for GenerateUi {
     fn level(&self, plies: u16) {
         let cur = self.current.lock().map(|c| c.clone()).unwrap_or_default();
         self.bar.set_message(format!("{cur}: level {plies}"));
+        if self.lines && plies % 20 == 0 {
+            eprintln!(
+                "{cur}: propagated level {plies} ({:.0} s since start)",
+                self.start.elapsed().as_secs_f64()
+            );
+        }
     }
 }
 
@@ -295,6 +306,12 @@ impl Observer for GenerateUi {
         self.bar.set_position(0);
         self.bar.reset_eta();
         self.bar.set_message(format!("{name}: init"));
+        if self.lines {
+            eprintln!(
+                "{name}: solving {positions} positions ({:.0} s since start)",
+                self.start.elapsed().as_secs_f64()
+            );
+        }
         if let Ok(mut c) = self.current.lock() {
             *c = name;
         }
@@ -524,7 +541,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
             let plies = if exact { value.plies() } else { None };
             if json {
                 let row = json!({"position": pos.to_string(), "value": value.name(), "plies": plies,
-                                 "nodes": search.nodes, "seconds": (seconds * 1000.0).round() / 1000.0});
+                                 "nodes": search.nodes(), "seconds": (seconds * 1000.0).round() / 1000.0});
                 writeln!(out, "{row}")?;
             } else {
                 let shown = if exact {
@@ -537,7 +554,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
                     "{pos}: {shown} for {} ({} rules); {} nodes, {seconds:.2} s",
                     pos.side.name(),
                     database.rules().name(),
-                    search.nodes
+                    search.nodes()
                 )?;
             }
         }

@@ -10,7 +10,8 @@
 //! transposition table keyed by symmetry class holds bounds and best moves.
 //!
 //! In win/draw/loss mode the value comes from two null-window searches (is the
-//! position lost? is it won?) with whole-table [`WdlMaps`] at the leaves; moves
+//! position lost? is it won?) run side by side on two threads, each with its own
+//! table, with whole-table [`WdlMaps`] shared at the leaves; moves
 //! are ordered by the table's best move, mill closing, mill blocking and a
 //! history of cutoffs.
 
@@ -20,8 +21,9 @@ use crate::moves::{self, Move};
 use crate::position::Position;
 use crate::query::{Answer, Database, EvaluatedMove, QueryError};
 use crate::value::Value;
-use crate::wdl::WdlMaps;
+use crate::wdl::{WdlMap, WdlMaps};
 use rustc_hash::FxHashMap;
+use std::sync::Arc;
 
 const BIG: i32 = 1 << 20;
 /// Ordering weight of a placement that blocks a mill of the opponent, against
@@ -53,20 +55,36 @@ struct Entry {
     best: Move,
 }
 
-/// A search over the placement phase against an open database. Reuse one for many
-/// queries: its table keeps what earlier searches proved.
-pub struct OpeningSearch<'a> {
+/// What the searching threads share: the database, the indexer, the leaf maps.
+struct Shared<'a> {
     db: &'a Database,
     ix: Indexer,
+    maps: WdlMaps,
+}
+
+/// One searcher's state: what it computes, its transposition table, move-ordering
+/// history and the leaf maps it has looked up.
+struct Worker {
     precision: Precision,
     table: FxHashMap<u64, Entry>,
-    /// Leaf values in win/draw/loss mode: whole tables decoded once.
-    leaves: WdlMaps,
-    /// Move ordering: for (stones in hand of the mover, point), how often placing
-    /// there caused a cutoff, weighted by the square of the plies left.
+    /// For (stones in hand of the mover, point), how often placing there caused a
+    /// cutoff, weighted by the square of the plies left.
     history: [[u32; 24]; 10],
-    /// Positions searched so far (database probes included).
-    pub nodes: u64,
+    leaves: FxHashMap<Subspace, Arc<WdlMap>>,
+    nodes: u64,
+}
+
+/// A search over the placement phase against an open database. Reuse one for many
+/// queries: its tables keep what earlier searches proved.
+///
+/// Every value is first proved win, draw or loss by two win/draw/loss searches
+/// side by side; in exact mode a win or loss is then searched again for its plies
+/// inside the window that proof allows (draws need no plies).
+pub struct OpeningSearch<'a> {
+    precision: Precision,
+    shared: Shared<'a>,
+    /// The "is it lost?" and "is it won?" searchers, and the exact one.
+    workers: [Worker; 3],
 }
 
 fn score_of(v: Value, precision: Precision) -> i32 {
@@ -79,22 +97,9 @@ fn score_of(v: Value, precision: Precision) -> i32 {
     }
 }
 
-impl<'a> OpeningSearch<'a> {
-    /// A search with an empty table.
-    pub fn new(db: &'a Database, precision: Precision) -> OpeningSearch<'a> {
-        OpeningSearch {
-            db,
-            ix: Indexer::new(),
-            precision,
-            table: FxHashMap::default(),
-            leaves: WdlMaps::new(),
-            history: [[0; 24]; 10],
-            nodes: 0,
-        }
-    }
-
-    fn step(&self) -> i32 {
-        match self.precision {
+impl Precision {
+    fn step(self) -> i32 {
+        match self {
             Precision::WinDrawLoss => 0,
             Precision::ExactPlies => 1,
         }
@@ -102,23 +107,23 @@ impl<'a> OpeningSearch<'a> {
 
     /// The highest score of a position with a legal move (in exact mode a win
     /// takes at least one ply).
-    fn top(&self) -> i32 {
+    fn top(self) -> i32 {
         BIG - self.step()
     }
 
     /// A child's score as seen by its parent.
-    fn to_parent(&self, child: i32) -> i32 {
+    fn to_parent(self, child: i32) -> i32 {
         let t = -child;
         t - t.signum() * self.step()
     }
 
     /// The child score that a parent score corresponds to (inverse of `to_parent`).
-    fn to_child(&self, parent: i32) -> i32 {
+    fn to_child(self, parent: i32) -> i32 {
         -(parent + parent.signum() * self.step())
     }
 
-    fn value_of(&self, score: i32) -> Value {
-        match (score.signum(), self.precision) {
+    fn value_of(self, score: i32) -> Value {
+        match (score.signum(), self) {
             (0, _) => Value::Draw,
             (1, Precision::WinDrawLoss) => Value::Win(0),
             (_, Precision::WinDrawLoss) => Value::Loss(0),
@@ -126,49 +131,67 @@ impl<'a> OpeningSearch<'a> {
             (_, Precision::ExactPlies) => Value::Loss((BIG + score) as u16),
         }
     }
+}
 
-    fn key(&self, pos: &Position) -> u64 {
-        let s = Subspace::of(pos);
-        let i = self.ix.rank(pos.mover, pos.opponent);
-        (i << 16)
-            | ((s.mover as u64) << 12)
-            | ((s.opponent as u64) << 8)
-            | ((s.mover_hand as u64) << 4)
-            | s.opponent_hand as u64
+impl<'a> OpeningSearch<'a> {
+    /// A search with empty tables.
+    pub fn new(db: &'a Database, precision: Precision) -> OpeningSearch<'a> {
+        OpeningSearch {
+            precision,
+            shared: Shared {
+                db,
+                ix: Indexer::new(),
+                maps: WdlMaps::new(),
+            },
+            workers: [
+                Worker::new(Precision::WinDrawLoss),
+                Worker::new(Precision::WinDrawLoss),
+                Worker::new(Precision::ExactPlies),
+            ],
+        }
     }
 
-    /// The value of `pos`. In win/draw/loss mode, wins and losses carry 0 plies.
-    pub fn value(&mut self, pos: &Position) -> Result<Value, QueryError> {
-        let s = match self.precision {
-            Precision::ExactPlies => self.search(pos, -BIG, BIG)?,
-            Precision::WinDrawLoss => {
-                // is it lost (below 0)? if not, is it won (above 0)?
-                let s = self.search(pos, -1, 0)?;
-                if !(0..BIG).contains(&s) {
-                    s
-                } else {
-                    self.search(pos, 0, 1)?
-                }
-            }
-        };
-        Ok(self.value_of(s))
+    /// Positions searched so far by all threads (database probes included).
+    pub fn nodes(&self) -> u64 {
+        self.workers.iter().map(|w| w.nodes).sum()
     }
 
     /// Bytes held by the leaf maps (win/draw/loss mode).
     pub fn leaf_bytes(&self) -> u64 {
-        self.leaves.bytes()
+        self.shared.maps.bytes()
     }
 
-    /// Positions held in the transposition table.
+    /// Positions held in the transposition tables.
     pub fn table_len(&self) -> usize {
-        self.table.len()
+        self.workers.iter().map(|w| w.table.len()).sum()
+    }
+
+    /// The value of `pos`. In win/draw/loss mode, wins and losses carry 0 plies.
+    pub fn value(&mut self, pos: &Position) -> Result<Value, QueryError> {
+        let sh = &self.shared;
+        let [w0, w1, exact] = &mut self.workers;
+        // "is it lost (below 0)?" and "is it won (above 0)?", side by side
+        let (low, high) = rayon::join(|| w0.search(sh, pos, -1, 0), || w1.search(sh, pos, 0, 1));
+        let (low, high) = (low?, high?);
+        let p = self.precision;
+        let s = if low >= 0 && high <= 0 {
+            0
+        } else {
+            match (p, low < 0) {
+                (Precision::WinDrawLoss, true) => low,
+                (Precision::WinDrawLoss, false) => high,
+                (Precision::ExactPlies, true) => exact.search(sh, pos, -BIG, 0)?,
+                (Precision::ExactPlies, false) => exact.search(sh, pos, 0, BIG)?,
+            }
+        };
+        Ok(p.value_of(s))
     }
 
     /// The value of `pos` and of every legal move, best first.
     pub fn answer(&mut self, pos: &Position) -> Result<Answer, QueryError> {
         let value = self.value(pos)?;
         let mut list = vec![];
-        for mv in moves::legal_moves(pos, self.db.rules()) {
+        for mv in moves::legal_moves(pos, self.shared.db.rules()) {
             let after = moves::apply(pos, mv);
             list.push(EvaluatedMove {
                 mv,
@@ -183,41 +206,79 @@ impl<'a> OpeningSearch<'a> {
             moves: list,
         })
     }
+}
+
+impl Shared<'_> {
+    fn key(&self, pos: &Position) -> u64 {
+        let s = Subspace::of(pos);
+        let i = self.ix.rank(pos.mover, pos.opponent);
+        (i << 16)
+            | ((s.mover as u64) << 12)
+            | ((s.opponent as u64) << 8)
+            | ((s.mover_hand as u64) << 4)
+            | s.opponent_hand as u64
+    }
+}
+
+impl Worker {
+    fn new(precision: Precision) -> Worker {
+        Worker {
+            precision,
+            table: FxHashMap::default(),
+            history: [[0; 24]; 10],
+            leaves: FxHashMap::default(),
+            nodes: 0,
+        }
+    }
 
     /// The score of a movement-phase position, from the database.
-    fn leaf(&mut self, pos: &Position) -> Result<i32, QueryError> {
+    fn leaf(&mut self, sh: &Shared, pos: &Position) -> Result<i32, QueryError> {
         let v = match self.precision {
-            Precision::ExactPlies => self.db.probe(pos)?,
+            Precision::ExactPlies => sh.db.probe(pos)?,
             Precision::WinDrawLoss => {
-                let (sub, i) = self.ix.rank_position(pos);
-                self.leaves.value(self.db, sub, i)?
+                let (sub, i) = sh.ix.rank_position(pos);
+                let map = match self.leaves.get(&sub) {
+                    Some(m) => m,
+                    None => {
+                        let m = sh.maps.get(sh.db, sub)?;
+                        self.leaves.entry(sub).or_insert(m)
+                    }
+                };
+                map.value(i)?
             }
         };
         Ok(score_of(v, self.precision))
     }
 
     /// Fail-soft alpha-beta (negamax) on scores.
-    fn search(&mut self, pos: &Position, mut alpha: i32, mut beta: i32) -> Result<i32, QueryError> {
+    fn search(
+        &mut self,
+        sh: &Shared,
+        pos: &Position,
+        mut alpha: i32,
+        mut beta: i32,
+    ) -> Result<i32, QueryError> {
         self.nodes += 1;
+        let p = self.precision;
         if pos.mover_total() < 3 {
-            return Ok(score_of(Value::Loss(0), self.precision));
+            return Ok(score_of(Value::Loss(0), p));
         }
         if pos.is_movement_phase() {
-            return self.leaf(pos);
+            return self.leaf(sh, pos);
         }
-        let mut list = moves::legal_moves(pos, self.db.rules());
+        let mut list = moves::legal_moves(pos, sh.db.rules());
         if list.is_empty() {
-            return Ok(score_of(Value::Loss(0), self.precision));
+            return Ok(score_of(Value::Loss(0), p));
         }
         // every score lies in [-BIG, top]: a window outside it is already decided
-        if alpha >= self.top() {
-            return Ok(self.top());
+        if alpha >= p.top() {
+            return Ok(p.top());
         }
         if beta <= -BIG {
             return Ok(-BIG);
         }
-        beta = beta.min(self.top());
-        let key = self.key(pos);
+        beta = beta.min(p.top());
+        let key = sh.key(pos);
         let alpha0 = alpha;
         let mut hint = None;
         if let Some(e) = self.table.get(&key) {
@@ -231,14 +292,16 @@ impl<'a> OpeningSearch<'a> {
             }
             hint = Some(e.best);
         }
+        if let Some(s) = self.known_cutoff(sh, pos, &list, beta) {
+            return Ok(s);
+        }
         self.order(pos, &mut list, hint);
         let mut best = -BIG - 1;
         let mut best_move = list[0];
         for &mv in &list {
             let child = moves::apply(pos, mv);
-            let (lo, hi) = (self.to_child(beta), self.to_child(alpha));
-            let child_score = self.search(&child, lo, hi)?;
-            let s = self.to_parent(child_score);
+            let (lo, hi) = (p.to_child(beta), p.to_child(alpha));
+            let s = p.to_parent(self.search(sh, &child, lo, hi)?);
             if s > best {
                 best = s;
                 best_move = mv;
@@ -269,12 +332,30 @@ impl<'a> OpeningSearch<'a> {
         Ok(best)
     }
 
+    /// Enhanced transposition cutoff: a child whose stored bound already refutes
+    /// the window ends the search of its parent (measured on `w 7 7`: 60.6 M
+    /// nodes without it and history ordering, 17.8 M with both).
+    fn known_cutoff(&self, sh: &Shared, pos: &Position, list: &[Move], beta: i32) -> Option<i32> {
+        if pos.mover_hand + pos.opponent_hand <= 1 {
+            return None; // the children are leaves, never in the table
+        }
+        list.iter().find_map(|&mv| {
+            let child = moves::apply(pos, mv);
+            if child.mover_total() < 3 || child.is_movement_phase() {
+                return None;
+            }
+            let e = self.table.get(&sh.key(&child))?;
+            let s = self.precision.to_parent(e.score);
+            (e.bound != Bound::Lower && s >= beta).then_some(s)
+        })
+    }
+
     /// Orders placements: the table's best move first, then mill-closing moves,
     /// then by the history of cutoffs, with a bonus for blocking a mill of the
     /// opponent.
     fn order(&self, pos: &Position, list: &mut [Move], hint: Option<Move>) {
         let history = &self.history[pos.mover_hand as usize];
-        list.sort_by_key(|m| {
+        list.sort_by_cached_key(|m| {
             let to = m.to as usize;
             let closes = in_mill(pos.mover | (1 << to), to);
             let blocks = in_mill(pos.opponent | (1 << to), to);

@@ -6,8 +6,8 @@ use crate::index::{Index, Subspace};
 use crate::query::{Database, QueryError};
 use crate::value::Value;
 use rustc_hash::FxHashMap;
-use std::collections::hash_map::Entry;
 use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
 
 const UNUSED: u64 = 0;
 const DRAW: u64 = 1;
@@ -16,15 +16,10 @@ const LOSS: u64 = 3;
 /// Entries per 64-bit word.
 const PER_WORD: u64 = 32;
 
-struct Map {
+/// The win/draw/loss map of one table.
+pub struct WdlMap {
     path: PathBuf,
     words: Vec<u64>,
-}
-
-/// Win/draw/loss maps of the tables of a database, loaded on first use.
-#[derive(Default)]
-pub struct WdlMaps {
-    maps: FxHashMap<Subspace, Map>,
 }
 
 fn code(v: Option<Value>) -> u64 {
@@ -36,13 +31,9 @@ fn code(v: Option<Value>) -> u64 {
     }
 }
 
-impl WdlMaps {
-    /// No maps loaded yet.
-    pub fn new() -> WdlMaps {
-        WdlMaps::default()
-    }
-
-    fn load(db: &Database, sub: Subspace) -> Result<Map, QueryError> {
+impl WdlMap {
+    /// Decodes the table of `sub` (every block checked).
+    fn load(db: &Database, sub: Subspace) -> Result<WdlMap, QueryError> {
         let table = db.table(sub)?;
         let blocks = table.map_blocks(|values| {
             values
@@ -54,33 +45,64 @@ impl WdlMaps {
                 })
                 .collect::<Vec<u64>>()
         })?;
-        Ok(Map {
+        Ok(WdlMap {
             path: table.path().to_path_buf(),
             words: blocks.concat(),
         })
     }
 
-    /// The value (plies 0) of index `i` of the movement subspace `sub`, loading its
-    /// map from `db` on first use.
-    pub fn value(&mut self, db: &Database, sub: Subspace, i: Index) -> Result<Value, QueryError> {
-        let map = match self.maps.entry(sub) {
-            Entry::Occupied(e) => e.into_mut(),
-            Entry::Vacant(e) => e.insert(WdlMaps::load(db, sub)?),
-        };
-        let word = map.words.get((i / PER_WORD) as usize).copied().unwrap_or(0);
+    /// The value (plies 0) at index `i`.
+    pub fn value(&self, i: Index) -> Result<Value, QueryError> {
+        let word = self
+            .words
+            .get((i / PER_WORD) as usize)
+            .copied()
+            .unwrap_or(0);
         match word >> (2 * (i % PER_WORD)) & 3 {
             DRAW => Ok(Value::Draw),
             WIN => Ok(Value::Win(0)),
             LOSS => Ok(Value::Loss(0)),
             _ => Err(QueryError::NoValue {
-                path: map.path.clone(),
+                path: self.path.clone(),
                 index: i,
             }),
         }
     }
 
+    /// Bytes held.
+    pub fn bytes(&self) -> u64 {
+        self.words.len() as u64 * 8
+    }
+}
+
+/// The win/draw/loss maps of a database's tables, loaded on first use and shared
+/// between threads.
+#[derive(Default)]
+pub struct WdlMaps {
+    maps: Mutex<FxHashMap<Subspace, Arc<WdlMap>>>,
+}
+
+impl WdlMaps {
+    /// No maps loaded yet.
+    pub fn new() -> WdlMaps {
+        WdlMaps::default()
+    }
+
+    /// The map of `sub`, decoded from `db` on first use.
+    pub fn get(&self, db: &Database, sub: Subspace) -> Result<Arc<WdlMap>, QueryError> {
+        let mut maps = self.maps.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(m) = maps.get(&sub) {
+            return Ok(m.clone());
+        }
+        // decoded under the lock: a second thread waits rather than decoding twice
+        let m = Arc::new(WdlMap::load(db, sub)?);
+        maps.insert(sub, m.clone());
+        Ok(m)
+    }
+
     /// Bytes held by the loaded maps.
     pub fn bytes(&self) -> u64 {
-        self.maps.values().map(|m| m.words.len() as u64 * 8).sum()
+        let maps = self.maps.lock().unwrap_or_else(|p| p.into_inner());
+        maps.values().map(|m| m.bytes()).sum()
     }
 }

@@ -138,7 +138,9 @@ fn check_variant(rules: Rules) {
             for p in &frontier {
                 for mv in moves::legal_moves(p, rules) {
                     let c = moves::apply(p, mv);
-                    assert_eq!(search.value(&c).unwrap(), minimax.value(&c), "{c}");
+                    let want = minimax.value(&c);
+                    assert_eq!(search.value(&c).unwrap(), want, "{c}");
+                    assert_eq!(wdl.value(&c).unwrap().name(), want.name(), "{c}");
                     checked += 1;
                     next.push(c);
                 }

@@ -8,6 +8,8 @@ use millbase::moves::Rules;
 use millbase::position::Position;
 use millbase::query::{Database, QueryError};
 use millbase::storage::{StorageError, Table, file_name};
+use millbase::value::Value;
+use millbase::wdl::WdlMaps;
 use rayon::prelude::*;
 use std::path::Path;
 use std::process::Command;
@@ -188,4 +190,60 @@ fn garbage_position_strings_are_clean_errors() {
         .unwrap();
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("side to move"));
+}
+
+#[test]
+fn win_draw_loss_maps_agree_with_probes() {
+    let dir = small_db(Rules::default());
+    let db = Database::open(dir.path()).unwrap();
+    let ix = Indexer::new();
+    let sub = Subspace::movement(3, 3);
+    let maps = WdlMaps::new();
+    let map = maps.get(&db, sub).unwrap();
+    let mut seen = [0u64; 3];
+    for i in 0..ix.index_size(sub) {
+        let Some((m, o)) = ix.unrank(sub, i) else {
+            assert!(map.value(i).is_err(), "unused slot {i} has a value");
+            continue;
+        };
+        let pos = millbase::solver::movement_position(m, o);
+        let want = db.probe(&pos).unwrap();
+        let got = map.value(i).unwrap();
+        assert_eq!(got.name(), want.name(), "{pos}");
+        seen[match want {
+            Value::Win(_) => 0,
+            Value::Loss(_) => 1,
+            Value::Draw => 2,
+        }] += 1;
+    }
+    assert!(seen.iter().all(|&n| n > 0), "{seen:?}");
+    assert_eq!(maps.bytes(), map.bytes());
+}
+
+#[test]
+fn solve_opening_on_a_damaged_block_is_a_clean_error() {
+    let dir = small_db(Rules::default());
+    let sub = Subspace::movement(3, 3);
+    let path = dir.path().join(file_name(sub));
+    let mut bytes = std::fs::read(&path).unwrap();
+    let n = bytes.len();
+    bytes[n - 10] ^= 1; // inside the last block: found only when it is decoded
+    std::fs::write(&path, &bytes).unwrap();
+    // every line of this placement position ends in 3-3 (or a side below 3)
+    let o = Command::new(env!("CARGO_BIN_EXE_millbase"))
+        .args([
+            "solve-opening",
+            "--db",
+            dir.path().to_str().unwrap(),
+            "--position",
+            "W....WB................B w 1 1",
+        ])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("3-3-0-0.mdb") && err.contains("checksum"),
+        "{err}"
+    );
 }
