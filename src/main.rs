@@ -286,7 +286,7 @@ impl Progress for GenerateUi {
     fn level(&self, plies: u16) {
         let cur = self.current.lock().map(|c| c.clone()).unwrap_or_default();
         self.bar.set_message(format!("{cur}: level {plies}"));
-        if self.lines && plies % 20 == 0 {
+        if self.lines && plies.is_multiple_of(20) {
             eprintln!(
                 "{cur}: propagated level {plies} ({:.0} s since start)",
                 self.start.elapsed().as_secs_f64()
