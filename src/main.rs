@@ -5,7 +5,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use millbase::generate::{self, GenerateError, Limits, Observer, Report};
 use millbase::index::{Indexer, Subspace};
 use millbase::moves::{self, Rules};
-use millbase::opening::{OpeningSearch, Precision};
+use millbase::opening::{OpeningSearch, Precision, SearchProgress};
 use millbase::position::Position;
 use millbase::query::{Database, QueryError};
 use millbase::solver::Progress;
@@ -158,6 +158,9 @@ enum Command {
         /// Print {"position", "value", "plies", "nodes", "seconds"}.
         #[arg(long)]
         json: bool,
+        /// No progress display on stderr.
+        #[arg(long)]
+        quiet: bool,
     },
     /// Win/loss/draw counts, longest plies and file sizes per subspace.
     Stats {
@@ -343,6 +346,33 @@ impl Observer for GenerateUi {
     }
 }
 
+/// Runs `work` with a spinner on stderr showing the nodes searched (none when
+/// `quiet` or when stderr is not a terminal).
+fn with_spinner<T>(quiet: bool, progress: &SearchProgress, work: impl FnOnce() -> T) -> T {
+    if quiet || !std::io::stderr().is_terminal() {
+        return work();
+    }
+    let bar = ProgressBar::new_spinner();
+    bar.set_style(
+        ProgressStyle::with_template("{spinner} {elapsed} {msg}").expect("valid template"),
+    );
+    let done = std::sync::atomic::AtomicBool::new(false);
+    std::thread::scope(|s| {
+        s.spawn(|| {
+            while !done.load(std::sync::atomic::Ordering::Relaxed) {
+                let n = progress.nodes.load(std::sync::atomic::Ordering::Relaxed);
+                bar.set_message(format!("{n} positions searched"));
+                bar.tick();
+                std::thread::sleep(std::time::Duration::from_millis(200));
+            }
+            bar.finish_and_clear();
+        });
+        let out = work();
+        done.store(true, std::sync::atomic::Ordering::Relaxed);
+        out
+    })
+}
+
 /// Parses a movement subspace written `M-O` (stones on board, 3..9 each).
 fn parse_subspace(s: &str) -> Result<Subspace, String> {
     let parsed = s
@@ -526,6 +556,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
             position,
             exact,
             json,
+            quiet,
         } => {
             let pos = parse_position(&position)?;
             let database = Database::open(&db.db)?;
@@ -536,7 +567,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
             };
             let start = Instant::now();
             let mut search = OpeningSearch::new(&database, precision);
-            let value = search.value(&pos)?;
+            let value = with_spinner(quiet, &search.progress(), || search.value(&pos))?;
             let seconds = start.elapsed().as_secs_f64();
             let plies = if exact { value.plies() } else { None };
             if json {

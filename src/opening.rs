@@ -24,6 +24,7 @@ use crate::value::Value;
 use crate::wdl::{WdlMap, WdlMaps};
 use rustc_hash::FxHashMap;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 const BIG: i32 = 1 << 20;
 /// Ordering weight of a placement that blocks a mill of the opponent, against
@@ -55,22 +56,134 @@ struct Entry {
     best: Move,
 }
 
+/// Counters of a running search, readable from another thread while it runs.
+#[derive(Default, Debug)]
+pub struct SearchProgress {
+    /// Positions searched, updated every [`NODES_PER_REPORT`] per thread.
+    pub nodes: AtomicU64,
+}
+
+/// Each searcher's transposition table grows up to 2^26 slots (1.5 GiB).
+const TABLE_BITS: u32 = 26;
+
+/// Default leaf probes a win/draw/loss searcher makes through the block cache
+/// before it switches to whole-table maps.
+pub const MAPS_AFTER_PROBES: u64 = 1 << 18;
+
+/// How many nodes a thread searches between updates of [`SearchProgress`].
+pub const NODES_PER_REPORT: u64 = 1 << 16;
+
+/// A transposition table that grows by doubling up to a fixed number of slots,
+/// then replaces: buckets of two slots; a new entry takes its own key's slot, else
+/// an empty one, else the one with the smaller subtree (fewer stones in hand).
+struct TransTable {
+    slots: Vec<Slot>,
+    bits: u32,
+    max_bits: u32,
+    len: usize,
+}
+
+#[derive(Clone, Copy)]
+struct Slot {
+    /// 0: empty (interior positions have stones in hand, so their keys are not 0).
+    key: u64,
+    /// Stones in hand of both sides: the plies left to place.
+    depth: u8,
+    entry: Entry,
+}
+
+const EMPTY: Slot = Slot {
+    key: 0,
+    depth: 0,
+    entry: Entry {
+        score: 0,
+        bound: Bound::Exact,
+        best: Move {
+            from: None,
+            to: 0,
+            remove: None,
+        },
+    },
+};
+
+impl TransTable {
+    fn new(max_bits: u32) -> TransTable {
+        let bits = 10.min(max_bits);
+        TransTable {
+            slots: vec![EMPTY; 1 << bits],
+            bits,
+            max_bits,
+            len: 0,
+        }
+    }
+
+    fn bucket(&self, key: u64) -> usize {
+        (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - self.bits)) as usize & !1
+    }
+
+    fn get(&self, key: u64) -> Option<&Entry> {
+        let b = self.bucket(key);
+        self.slots[b..b + 2]
+            .iter()
+            .find(|s| s.key == key)
+            .map(|s| &s.entry)
+    }
+
+    fn insert(&mut self, key: u64, depth: u8, entry: Entry) {
+        if self.len * 4 >= self.slots.len() * 3 && self.bits < self.max_bits {
+            self.grow();
+        }
+        let b = self.bucket(key);
+        let pair = &mut self.slots[b..b + 2];
+        let k = if pair[0].key == key || pair[0].key == 0 {
+            0
+        } else if pair[1].key == key || pair[1].key == 0 || pair[1].depth <= pair[0].depth {
+            1
+        } else {
+            0
+        };
+        if pair[k].key == 0 {
+            self.len += 1;
+        }
+        pair[k] = Slot { key, depth, entry };
+    }
+
+    fn grow(&mut self) {
+        let old = std::mem::replace(&mut self.slots, vec![EMPTY; 1 << (self.bits + 1)]);
+        self.bits += 1;
+        self.len = 0;
+        for s in old.into_iter().filter(|s| s.key != 0) {
+            self.insert(s.key, s.depth, s.entry);
+        }
+    }
+
+    fn len(&self) -> usize {
+        self.len
+    }
+}
+
 /// What the searching threads share: the database, the indexer, the leaf maps.
 struct Shared<'a> {
     db: &'a Database,
     ix: Indexer,
     maps: WdlMaps,
+    /// Leaf probes a win/draw/loss searcher makes through the block cache before
+    /// it switches to whole-table maps.
+    maps_after: u64,
+    progress: Arc<SearchProgress>,
 }
 
 /// One searcher's state: what it computes, its transposition table, move-ordering
 /// history and the leaf maps it has looked up.
 struct Worker {
     precision: Precision,
-    table: FxHashMap<u64, Entry>,
+    table: TransTable,
     /// For (stones in hand of the mover, point), how often placing there caused a
     /// cutoff, weighted by the square of the plies left.
     history: [[u32; 24]; 10],
     leaves: FxHashMap<Subspace, Arc<WdlMap>>,
+    /// Leaves probed through the database's block cache.
+    leaf_probes: u64,
     nodes: u64,
 }
 
@@ -142,6 +255,8 @@ impl<'a> OpeningSearch<'a> {
                 db,
                 ix: Indexer::new(),
                 maps: WdlMaps::new(),
+                maps_after: MAPS_AFTER_PROBES,
+                progress: Arc::default(),
             },
             workers: [
                 Worker::new(Precision::WinDrawLoss),
@@ -149,6 +264,18 @@ impl<'a> OpeningSearch<'a> {
                 Worker::new(Precision::ExactPlies),
             ],
         }
+    }
+
+    /// Sets after how many leaf probes through the block cache each win/draw/loss
+    /// searcher decodes whole leaf tables instead (0: from the start).
+    pub fn with_maps_after(mut self, probes: u64) -> Self {
+        self.shared.maps_after = probes;
+        self
+    }
+
+    /// Counters to watch the search from another thread.
+    pub fn progress(&self) -> Arc<SearchProgress> {
+        self.shared.progress.clone()
     }
 
     /// Positions searched so far by all threads (database probes included).
@@ -224,9 +351,10 @@ impl Worker {
     fn new(precision: Precision) -> Worker {
         Worker {
             precision,
-            table: FxHashMap::default(),
+            table: TransTable::new(TABLE_BITS),
             history: [[0; 24]; 10],
             leaves: FxHashMap::default(),
+            leaf_probes: 0,
             nodes: 0,
         }
     }
@@ -235,6 +363,12 @@ impl Worker {
     fn leaf(&mut self, sh: &Shared, pos: &Position) -> Result<i32, QueryError> {
         let v = match self.precision {
             Precision::ExactPlies => sh.db.probe(pos)?,
+            // a small search probes through the block cache; a large one decodes
+            // the leaf tables whole (seconds each, then a memory read per leaf)
+            Precision::WinDrawLoss if self.leaf_probes < sh.maps_after => {
+                self.leaf_probes += 1;
+                sh.db.probe(pos)?
+            }
             Precision::WinDrawLoss => {
                 let (sub, i) = sh.ix.rank_position(pos);
                 let map = match self.leaves.get(&sub) {
@@ -259,6 +393,9 @@ impl Worker {
         mut beta: i32,
     ) -> Result<i32, QueryError> {
         self.nodes += 1;
+        if self.nodes.is_multiple_of(NODES_PER_REPORT) {
+            sh.progress.nodes.fetch_add(NODES_PER_REPORT, Relaxed);
+        }
         let p = self.precision;
         if pos.mover_total() < 3 {
             return Ok(score_of(Value::Loss(0), p));
@@ -281,7 +418,7 @@ impl Worker {
         let key = sh.key(pos);
         let alpha0 = alpha;
         let mut hint = None;
-        if let Some(e) = self.table.get(&key) {
+        if let Some(e) = self.table.get(key) {
             match e.bound {
                 Bound::Exact => return Ok(e.score),
                 Bound::Lower => alpha = alpha.max(e.score),
@@ -323,6 +460,7 @@ impl Worker {
         };
         self.table.insert(
             key,
+            pos.mover_hand + pos.opponent_hand,
             Entry {
                 score: best,
                 bound,
@@ -344,7 +482,7 @@ impl Worker {
             if child.mover_total() < 3 || child.is_movement_phase() {
                 return None;
             }
-            let e = self.table.get(&sh.key(&child))?;
+            let e = self.table.get(sh.key(&child))?;
             let s = self.precision.to_parent(e.score);
             (e.bound != Bound::Lower && s >= beta).then_some(s)
         })

@@ -122,6 +122,8 @@ fn check_variant(rules: Rules) {
     let mut minimax = Minimax::new(&brute);
     let mut search = OpeningSearch::new(&db, Precision::ExactPlies);
     let mut wdl = OpeningSearch::new(&db, Precision::WinDrawLoss);
+    // the same with whole-table leaf maps from the first leaf
+    let mut mapped = OpeningSearch::new(&db, Precision::WinDrawLoss).with_maps_after(0);
     for root in [
         "........................ w 3 3",
         "........................ w 4 4",
@@ -130,6 +132,7 @@ fn check_variant(rules: Rules) {
         let want = minimax.value(&root);
         assert_eq!(search.value(&root).unwrap(), want, "{root}");
         assert_eq!(wdl.value(&root).unwrap().name(), want.name(), "{root}");
+        assert_eq!(mapped.value(&root).unwrap().name(), want.name(), "{root}");
         // every position one and two plies in, and random deeper ones
         let mut checked = 0;
         let mut frontier = vec![root];
@@ -141,6 +144,7 @@ fn check_variant(rules: Rules) {
                     let want = minimax.value(&c);
                     assert_eq!(search.value(&c).unwrap(), want, "{c}");
                     assert_eq!(wdl.value(&c).unwrap().name(), want.name(), "{c}");
+                    assert_eq!(mapped.value(&c).unwrap().name(), want.name(), "{c}");
                     checked += 1;
                     next.push(c);
                 }
@@ -171,6 +175,7 @@ fn check_variant(rules: Rules) {
         }
         assert!(checked > 500);
     }
+    assert!(mapped.leaf_bytes() > 0 && wdl.leaf_bytes() == 0);
     let o = Command::new(env!("CARGO_BIN_EXE_millbase"))
         .args([
             "query",
