@@ -427,6 +427,8 @@ impl Worker {
             if alpha >= beta {
                 return Ok(e.score);
             }
+            // stored in the orientation of whichever image was searched: on another
+            // image it only orders moves less well
             hint = Some(e.best);
         }
         if let Some(s) = self.known_cutoff(sh, pos, &list, beta) {
