@@ -129,6 +129,11 @@ enum Command {
         subspace: Vec<Subspace>,
     },
     /// The perfect-play value of a position and of every legal move, best first.
+    ///
+    /// Movement-phase positions are read from the database. Placement-phase
+    /// positions (stones in hand) are solved by search with the database at the
+    /// leaves: early ones take minutes (the initial position and all its moves need
+    /// the complete database and about 9 GB of memory).
     Query {
         #[command(flatten)]
         db: DbArgs,
