@@ -361,19 +361,20 @@ fn with_spinner<T>(quiet: bool, progress: &SearchProgress, work: impl FnOnce() -
     bar.set_style(
         ProgressStyle::with_template("{spinner} {elapsed} {msg}").expect("valid template"),
     );
-    let done = std::sync::atomic::AtomicBool::new(false);
+    let (done, finished) = std::sync::mpsc::channel::<()>();
     std::thread::scope(|s| {
-        s.spawn(|| {
-            while !done.load(std::sync::atomic::Ordering::Relaxed) {
+        let bar = &bar;
+        s.spawn(move || {
+            let wait = std::time::Duration::from_millis(200);
+            while finished.recv_timeout(wait).is_err() {
                 let n = progress.nodes.load(std::sync::atomic::Ordering::Relaxed);
                 bar.set_message(format!("{n} positions searched"));
                 bar.tick();
-                std::thread::sleep(std::time::Duration::from_millis(200));
             }
             bar.finish_and_clear();
         });
         let out = work();
-        done.store(true, std::sync::atomic::Ordering::Relaxed);
+        let _ = done.send(());
         out
     })
 }
