@@ -1,11 +1,12 @@
 //! Query speed against a generated database (subspaces up to 9 stones in all,
-//! built once into target/bench-db): warm single probes, full move lists, and
-//! `millbase query` as a new process.
+//! built once into target/bench-db): warm single probes, full move lists, the
+//! reduced placement game `w 4 4`, and `millbase query` as a new process.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use millbase::generate::{Limits, Silent, generate};
 use millbase::index::{Indexer, Subspace};
 use millbase::moves::Rules;
+use millbase::opening::{OpeningSearch, Precision};
 use millbase::position::{Color, Position};
 use millbase::query::Database;
 use std::hint::black_box;
@@ -75,6 +76,24 @@ fn query(c: &mut Criterion) {
         })
     });
     group.finish();
+
+    // the placement phase: reduced games solved from scratch (fresh tables each time)
+    let mut g = c.benchmark_group("opening");
+    g.sample_size(10);
+    for (root, precision) in [
+        ("........................ w 4 4", Precision::WinDrawLoss),
+        ("........................ w 4 4", Precision::ExactPlies),
+    ] {
+        let root: Position = root.parse().unwrap();
+        g.bench_function(format!("solve {root} ({precision:?})"), |b| {
+            b.iter(|| {
+                OpeningSearch::new(&db, precision)
+                    .value(black_box(&root))
+                    .unwrap()
+            })
+        });
+    }
+    g.finish();
 
     let exe = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/release/millbase");
     if exe.exists() {
