@@ -156,10 +156,6 @@ impl TransTable {
             self.insert(s.key, s.depth, s.entry);
         }
     }
-
-    fn len(&self) -> usize {
-        self.len
-    }
 }
 
 /// What the searching threads share: the database, the indexer, the leaf maps.
@@ -288,11 +284,6 @@ impl<'a> OpeningSearch<'a> {
         self.shared.maps.bytes()
     }
 
-    /// Positions held in the transposition tables.
-    pub fn table_len(&self) -> usize {
-        self.workers.iter().map(|w| w.table.len()).sum()
-    }
-
     /// The value of `pos`. In win/draw/loss mode, wins and losses carry 0 plies.
     pub fn value(&mut self, pos: &Position) -> Result<Value, QueryError> {
         let sh = &self.shared;
@@ -403,11 +394,9 @@ impl Worker {
         if pos.is_movement_phase() {
             return self.leaf(sh, pos);
         }
-        let mut list = moves::legal_moves(pos, sh.db.rules());
-        if list.is_empty() {
-            return Ok(score_of(Value::Loss(0), p));
-        }
-        // every score lies in [-BIG, top]: a window outside it is already decided
+        // a placement position always has a legal move (a stone in hand and an
+        // empty point), so every score lies in [-BIG, top]: a window outside it
+        // is already decided
         if alpha >= p.top() {
             return Ok(p.top());
         }
@@ -430,6 +419,11 @@ impl Worker {
             // stored in the orientation of whichever image was searched: on another
             // image it only orders moves less well
             hint = Some(e.best);
+        }
+        // generated only when the table did not decide the position
+        let mut list = moves::legal_moves(pos, sh.db.rules());
+        if list.is_empty() {
+            return Ok(score_of(Value::Loss(0), p));
         }
         if let Some(s) = self.known_cutoff(sh, pos, &list, beta) {
             return Ok(s);
