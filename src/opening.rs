@@ -19,7 +19,7 @@ use crate::geometry::in_mill;
 use crate::index::{Indexer, Subspace};
 use crate::moves::{self, Move};
 use crate::position::Position;
-use crate::query::{Answer, Database, EvaluatedMove, QueryError};
+use crate::query::{Answer, Database, QueryError, evaluate_moves};
 use crate::value::Value;
 use crate::wdl::{WdlMap, WdlMaps};
 use rustc_hash::FxHashMap;
@@ -308,16 +308,8 @@ impl<'a> OpeningSearch<'a> {
     /// The value of `pos` and of every legal move, best first.
     pub fn answer(&mut self, pos: &Position) -> Result<Answer, QueryError> {
         let value = self.value(pos)?;
-        let mut list = vec![];
-        for mv in moves::legal_moves(pos, self.shared.db.rules()) {
-            let after = moves::apply(pos, mv);
-            list.push(EvaluatedMove {
-                mv,
-                position: after,
-                value: self.value(&after)?,
-            });
-        }
-        list.sort_by(|a, b| a.value.cmp_as_child(b.value));
+        let rules = self.shared.db.rules();
+        let list = evaluate_moves(pos, rules, |after| self.value(after))?;
         Ok(Answer {
             position: *pos,
             value,

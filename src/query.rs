@@ -88,6 +88,28 @@ pub struct EvaluatedMove {
     pub value: Value,
 }
 
+/// Every legal move of `pos` with the value `eval` gives the position after it,
+/// best first (fastest win, then draws, then slowest loss).
+pub(crate) fn evaluate_moves(
+    pos: &Position,
+    rules: Rules,
+    mut eval: impl FnMut(&Position) -> Result<Value, QueryError>,
+) -> Result<Vec<EvaluatedMove>, QueryError> {
+    let mut out = moves::legal_moves(pos, rules)
+        .into_iter()
+        .map(|mv| {
+            let after = moves::apply(pos, mv);
+            Ok(EvaluatedMove {
+                mv,
+                position: after,
+                value: eval(&after)?,
+            })
+        })
+        .collect::<Result<Vec<_>, QueryError>>()?;
+    out.sort_by(|a, b| a.value.cmp_as_child(b.value));
+    Ok(out)
+}
+
 /// A position's value and its moves, best first.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Answer {
@@ -188,19 +210,7 @@ impl Database {
 
     /// Every legal move of a movement-phase `pos` with the value it leads to, best first.
     pub fn moves(&self, pos: &Position) -> Result<Vec<EvaluatedMove>, QueryError> {
-        let mut out = moves::legal_moves(pos, self.rules)
-            .into_iter()
-            .map(|mv| {
-                let after = moves::apply(pos, mv);
-                Ok(EvaluatedMove {
-                    mv,
-                    position: after,
-                    value: self.probe(&after)?,
-                })
-            })
-            .collect::<Result<Vec<_>, QueryError>>()?;
-        out.sort_by(|a, b| a.value.cmp_as_child(b.value));
-        Ok(out)
+        evaluate_moves(pos, self.rules, |after| self.probe(after))
     }
 
     /// The value of `pos` and of all its moves. Placement-phase positions are

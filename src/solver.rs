@@ -126,11 +126,20 @@ impl Progress for NoProgress {
 struct Pair<'a> {
     ix: &'a Indexer,
     rules: Rules,
-    known: &'a Known,
+    /// Per table, the table its removals lead into (`None`: a removal wins).
+    removal: Vec<Option<&'a [Cell]>>,
     subs: Vec<Subspace>,
     cells: Vec<Vec<AtomicU16>>,
     max_level: AtomicU32,
     error: std::sync::Mutex<Option<SolveError>>,
+}
+
+/// Reusable buffers of one worker.
+#[derive(Default)]
+struct Scratch {
+    moves: Vec<Move>,
+    indices: Vec<Index>,
+    values: Vec<Value>,
 }
 
 impl Pair<'_> {
@@ -153,36 +162,61 @@ impl Pair<'_> {
         Some(n)
     }
 
+    /// The values of the children of `pos` (in table `k`) reached by removing
+    /// moves among `moves`, into `out`.
+    fn removal_values(
+        &self,
+        k: usize,
+        pos: &Position,
+        moves: &[Move],
+        out: &mut Vec<Value>,
+    ) -> Result<(), SolveError> {
+        out.clear();
+        for &m in moves.iter().filter(|m| m.remove.is_some()) {
+            let v = match self.removal[k] {
+                // the opponent is left with 2 stones
+                None => Value::Loss(0),
+                Some(table) => {
+                    let child = moves::apply(pos, m);
+                    let i = self.ix.rank(child.mover, child.opponent);
+                    table[i as usize].value().ok_or_else(|| {
+                        let sub = self.subs[k].after_removal().unwrap_or(self.subs[k]);
+                        SolveError::UndecidedEntry(sub, i)
+                    })?
+                }
+            };
+            out.push(v);
+        }
+        Ok(())
+    }
+
     /// The starting cell of a position of table `k`.
     fn initial_cell(
         &self,
         k: usize,
         mover: Bits,
         opponent: Bits,
-        buf: &mut Vec<Move>,
-        kids: &mut Vec<Index>,
+        scratch: &mut Scratch,
     ) -> Result<Cell, SolveError> {
         let pos = movement_position(mover, opponent);
+        let Scratch {
+            moves: buf,
+            indices: kids,
+            values,
+        } = scratch;
         buf.clear();
         moves::generate(&pos, self.rules, buf);
-        kids.clear();
-        let mut ext: Option<Value> = None;
-        let mut ext_values = Vec::new();
-        for &m in buf.iter().filter(|m| m.remove.is_some()) {
-            let v = self.known.value(self.ix, &moves::apply(&pos, m))?;
-            ext_values.push(v);
-            if let Value::Loss(n) = v {
-                ext = Some(match ext {
-                    Some(Value::Win(b)) if b <= n + 1 => Value::Win(b),
-                    _ => Value::Win(n + 1),
-                });
-            }
-        }
-        if let Some(w) = ext {
-            return Ok(Cell::from_value(w));
+        self.removal_values(k, &pos, buf, values)?;
+        let fastest_loss = values.iter().filter_map(|v| match v {
+            Value::Loss(n) => Some(*n),
+            _ => None,
+        });
+        if let Some(n) = fastest_loss.min() {
+            return Ok(Cell::from_value(Value::Win(n + 1)));
         }
         // every non-removing child has the opponent's set as its mover set
         let ctx = self.ix.mover_context(opponent);
+        kids.clear();
         for &m in buf.iter().filter(|m| m.remove.is_none()) {
             let from = m.from.map_or(0, |f| 1 << f);
             kids.push(Indexer::rank_with(&ctx, (mover & !from) | (1 << m.to)));
@@ -190,8 +224,8 @@ impl Pair<'_> {
         kids.sort_unstable();
         kids.dedup();
         if kids.is_empty() {
-            let v =
-                Value::from_children(ext_values).ok_or(SolveError::PliesOverflow(self.subs[k]))?;
+            let v = Value::from_children(values.iter().copied())
+                .ok_or(SolveError::PliesOverflow(self.subs[k]))?;
             return Ok(Cell::from_value(v));
         }
         Ok(Cell::open(kids.len() as u16))
@@ -201,11 +235,11 @@ impl Pair<'_> {
         for k in 0..self.subs.len() {
             let sub = self.subs[k];
             let orbits = self.ix.orbits(sub.mover);
-            (0..orbits).into_par_iter().for_each_init(
-                || (Vec::with_capacity(64), Vec::with_capacity(64)),
-                |(buf, kids), orbit| {
+            (0..orbits)
+                .into_par_iter()
+                .for_each_init(Scratch::default, |scratch, orbit| {
                     self.ix.for_each_in_orbit(sub, orbit, |i, m, o| {
-                        match self.initial_cell(k, m, o, buf, kids) {
+                        match self.initial_cell(k, m, o, scratch) {
                             Ok(c) => {
                                 if let Some(v) = c.value() {
                                     self.note_level(v, sub);
@@ -216,8 +250,7 @@ impl Pair<'_> {
                         }
                     });
                     progress.initialised(Indexer::block_size(sub));
-                },
-            );
+                });
         }
     }
 
@@ -229,25 +262,26 @@ impl Pair<'_> {
         mover: Bits,
         opponent: Bits,
         n: u16,
+        scratch: &mut Scratch,
     ) -> Result<Value, SolveError> {
         let pos = movement_position(mover, opponent);
-        let mut buf = Vec::with_capacity(64);
-        moves::generate(&pos, self.rules, &mut buf);
-        let mut values = vec![Value::Win(n)];
-        for &m in buf.iter().filter(|m| m.remove.is_some()) {
-            values.push(self.known.value(self.ix, &moves::apply(&pos, m))?);
-        }
-        Value::from_children(values).ok_or(SolveError::PliesOverflow(self.subs[k]))
+        scratch.moves.clear();
+        moves::generate(&pos, self.rules, &mut scratch.moves);
+        self.removal_values(k, &pos, &scratch.moves, &mut scratch.values)?;
+        scratch.values.push(Value::Win(n));
+        Value::from_children(scratch.values.iter().copied())
+            .ok_or(SolveError::PliesOverflow(self.subs[k]))
     }
 
     /// Pushes the value of position `(mover, opponent)` of table `k`, decided at
     /// `n` plies, to its predecessors.
-    fn push(&self, k: usize, mover: Bits, opponent: Bits, v: Value, preds: &mut Vec<Index>) {
+    fn push(&self, k: usize, mover: Bits, opponent: Bits, v: Value, scratch: &mut Scratch) {
         let t = self.other(k);
         let sub_t = self.subs[t];
         // predecessors: the opponent (to move there) moved a stone x -> y without closing a mill
         let empty = ALL & !(mover | opponent);
         let fly = self.rules.flying && opponent.count_ones() == 3;
+        let mut preds = std::mem::take(&mut scratch.indices);
         preds.clear();
         for y in points(opponent) {
             if in_mill(opponent, y) {
@@ -287,7 +321,7 @@ impl Pair<'_> {
                     });
                     if upd == Ok(1) {
                         let (rm, ro, _) = self.ix.slot(sub_t, r);
-                        match self.resolve_all_won(t, rm, ro, n) {
+                        match self.resolve_all_won(t, rm, ro, n, scratch) {
                             Ok(val) => {
                                 self.note_level(val, sub_t);
                                 cells[r as usize].store(Cell::from_value(val).0, Relaxed);
@@ -299,6 +333,7 @@ impl Pair<'_> {
             }
             Value::Draw => {}
         }
+        scratch.indices = preds;
     }
 
     fn process_level(&self, n: u16) {
@@ -307,8 +342,8 @@ impl Pair<'_> {
             let block = Indexer::block_size(sub) as usize;
             let cells = &self.cells[k];
             cells.par_chunks(block).enumerate().for_each_init(
-                || Vec::with_capacity(128),
-                |preds, (orbit, chunk)| {
+                Scratch::default,
+                |scratch, (orbit, chunk)| {
                     for (j, c) in chunk.iter().enumerate() {
                         let c = Cell(c.load(Relaxed));
                         if !c.decided_at(n) {
@@ -317,7 +352,7 @@ impl Pair<'_> {
                         let i = (orbit * block + j) as Index;
                         let (m, o, _) = self.ix.slot(sub, i);
                         if let Some(v) = c.value() {
-                            self.push(k, m, o, v, preds);
+                            self.push(k, m, o, v, scratch);
                         }
                     }
                 },
@@ -362,10 +397,14 @@ pub fn solve_pair(
                 .collect()
         })
         .collect();
+    let removal = subs
+        .iter()
+        .map(|s| s.after_removal().and_then(|r| known.table(r)))
+        .collect();
     let pair = Pair {
         ix,
         rules,
-        known,
+        removal,
         subs: subs.clone(),
         cells,
         max_level: AtomicU32::new(0),

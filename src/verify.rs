@@ -33,13 +33,16 @@ pub struct VerifyReport {
     pub checked: u64,
     /// Entries that disagree.
     pub mismatches: u64,
-    /// The first few of them.
+    /// The few with the lowest indices, in index order.
     pub examples: Vec<Mismatch>,
 }
 
+/// Mismatches kept as examples: those with the lowest indices.
 const EXAMPLES: usize = 10;
 
-/// Checks every entry of `sub`'s table in `known` against its children. `known`
+/// Checks the entries of `sub`'s table in `known` against their children: every
+/// entry when `sample` is 1, otherwise the entries of every `sample`-th orbit
+/// block (a spread-out sample for a quick check of a large database). `known`
 /// must hold the tables of `sub`, of its colour swap and of the subspace its
 /// removals lead into.
 pub fn verify_subspace(
@@ -47,6 +50,7 @@ pub fn verify_subspace(
     rules: Rules,
     known: &Known,
     sub: Subspace,
+    sample: usize,
 ) -> Result<VerifyReport, SolveError> {
     let table = known.table(sub).ok_or(SolveError::MissingTable(sub))?;
     let block = Indexer::block_size(sub) as usize;
@@ -54,6 +58,7 @@ pub fn verify_subspace(
     let (checked, mismatches) = table
         .par_chunks(block)
         .enumerate()
+        .step_by(sample.max(1))
         .map_init(
             || Vec::with_capacity(64),
             |buf, (orbit, chunk)| -> Result<(u64, u64), SolveError> {
@@ -89,13 +94,19 @@ pub fn verify_subspace(
                     if stored != Some(expected) {
                         bad += 1;
                         let mut ex = examples.lock().unwrap_or_else(|p| p.into_inner());
+                        // keep the lowest indices, whatever order the threads run in
+                        let m = Mismatch {
+                            index: i,
+                            position: pos.to_string(),
+                            stored,
+                            expected,
+                        };
                         if ex.len() < EXAMPLES {
-                            ex.push(Mismatch {
-                                index: i,
-                                position: pos.to_string(),
-                                stored,
-                                expected,
-                            });
+                            ex.push(m);
+                        } else if let Some(worst) = ex.iter_mut().max_by_key(|m| m.index) {
+                            if i < worst.index {
+                                *worst = m;
+                            }
                         }
                     }
                 });
@@ -121,12 +132,13 @@ pub fn verify_subspace(
 }
 
 /// Verifies the movement subspaces of `only` (all present in `dir` when empty),
-/// calling `report` after each.
+/// calling `report` after each; `sample` as in [`verify_subspace`].
 pub fn verify_dir(
     dir: &Path,
     rules: Rules,
     ix: &Indexer,
     only: &[Subspace],
+    sample: usize,
     report: &mut dyn FnMut(&VerifyReport),
 ) -> Result<Vec<VerifyReport>, GenerateError> {
     let mut known = Known::new();
@@ -146,7 +158,7 @@ pub fn verify_dir(
             .collect();
         known.retain(&needed);
         load_known(dir, rules, &needed, &mut known)?;
-        let r = verify_subspace(ix, rules, &known, sub)?;
+        let r = verify_subspace(ix, rules, &known, sub, sample)?;
         report(&r);
         out.push(r);
     }

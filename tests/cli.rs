@@ -1,13 +1,9 @@
 //! End-to-end runs of the `millbase` binary.
 
-use std::process::{Command, Output};
+mod common;
 
-fn millbase(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_millbase"))
-        .args(args)
-        .output()
-        .expect("run millbase")
-}
+use common::run;
+use std::process::Output;
 
 fn stdout(o: &Output) -> String {
     String::from_utf8(o.stdout.clone()).unwrap()
@@ -15,7 +11,7 @@ fn stdout(o: &Output) -> String {
 
 #[test]
 fn show_draws_the_board() {
-    let o = millbase(&["show", "WWW.B....B....B.....B... b 0 0"]);
+    let o = run(&["show", "WWW.B....B....B.....B... b 0 0"]);
     assert!(o.status.success());
     let text = stdout(&o);
     assert!(text.contains("1 W-----------W-----------W"), "{text}");
@@ -27,7 +23,7 @@ fn show_draws_the_board() {
 
 #[test]
 fn moves_json_lists_every_move() {
-    let o = millbase(&["moves", "........................ w 9 9", "--json"]);
+    let o = run(&["moves", "........................ w 9 9", "--json"]);
     assert!(o.status.success());
     let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
     assert_eq!(v["position"], "........................ w 9 9");
@@ -40,16 +36,14 @@ fn moves_json_lists_every_move() {
 #[test]
 fn no_flying_changes_the_move_list() {
     let pos = "WWW.B....B....B.....B... w 0 0";
-    let fly = stdout(&millbase(&["moves", pos])).lines().count();
-    let slide = stdout(&millbase(&["moves", pos, "--no-flying"]))
-        .lines()
-        .count();
+    let fly = stdout(&run(&["moves", pos])).lines().count();
+    let slide = stdout(&run(&["moves", pos, "--no-flying"])).lines().count();
     assert_eq!((fly, slide), (51, 0));
 }
 
 #[test]
 fn perft_json() {
-    let o = millbase(&["perft", "........................ w 9 9", "4", "--json"]);
+    let o = run(&["perft", "........................ w 9 9", "4", "--json"]);
     assert!(o.status.success());
     let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
     assert_eq!(v, serde_json::json!({"depth": 4, "nodes": 255024}));
@@ -64,14 +58,13 @@ fn bad_input_exits_2_with_a_message() {
         vec!["perft", "........................ w 9 9", "x"],
         vec!["frobnicate"],
     ] {
-        let o = millbase(&args);
+        let o = run(&args);
         assert_eq!(o.status.code(), Some(2), "{args:?}");
         let err = String::from_utf8(o.stderr).unwrap();
         assert!(err.contains("error"), "{args:?}: {err}");
         assert!(o.stdout.is_empty());
     }
-    let err =
-        String::from_utf8(millbase(&["show", "......Q................. w 9 9"]).stderr).unwrap();
+    let err = String::from_utf8(run(&["show", "......Q................. w 9 9"]).stderr).unwrap();
     assert!(err.contains("'Q'") && err.contains("c3"), "{err}");
 }
 
@@ -79,16 +72,16 @@ fn bad_input_exits_2_with_a_message() {
 fn solve_opening_json_agrees_with_query() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().to_str().unwrap();
-    let o = millbase(&["generate", "--db", db, "--max-stones", "3", "--quiet"]);
+    let o = run(&["generate", "--db", db, "--max-stones", "3", "--quiet"]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let pos = "........................ w 3 3";
-    let o = millbase(&["solve-opening", "--db", db, "--position", pos, "--json"]);
+    let o = run(&["solve-opening", "--db", db, "--position", pos, "--json"]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
     assert_eq!(v["position"], pos);
     assert!(v["nodes"].as_u64().unwrap() > 0);
     assert!(v["seconds"].as_f64().is_some());
-    let q = millbase(&["query", "--db", db, pos, "--json"]);
+    let q = run(&["query", "--db", db, pos, "--json"]);
     assert!(q.status.success(), "{}", String::from_utf8_lossy(&q.stderr));
     let q: serde_json::Value = serde_json::from_str(stdout(&q).trim()).unwrap();
     assert_eq!(v["value"], q["value"]);
@@ -102,7 +95,7 @@ fn solve_opening_json_agrees_with_query() {
     };
     assert_eq!(best["value"], expect_child);
     // a database that is missing subspaces the search needs gives a clean error
-    let o = millbase(&[
+    let o = run(&[
         "solve-opening",
         "--db",
         db,

@@ -5,8 +5,10 @@
 //! database is then checked by `verify`.
 
 mod brute;
+mod common;
 
 use brute::{Brute, Minimax, all_sets, binom};
+use common::run;
 use millbase::index::Indexer;
 use millbase::moves::{self, Rules};
 use millbase::opening::{OpeningSearch, Precision};
@@ -14,7 +16,6 @@ use millbase::position::{Color, Position};
 use millbase::query::Database;
 use millbase::value::Value;
 use rayon::prelude::*;
-use std::process::Command;
 
 fn check_variant(rules: Rules) {
     let dir = tempfile::tempdir().unwrap();
@@ -29,10 +30,7 @@ fn check_variant(rules: Rules) {
     if !rules.flying {
         args.push("--no-flying");
     }
-    let o = Command::new(env!("CARGO_BIN_EXE_millbase"))
-        .args(&args)
-        .output()
-        .unwrap();
+    let o = run(&args);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
 
     let mut brute = Brute::new(rules);
@@ -176,26 +174,20 @@ fn check_variant(rules: Rules) {
         assert!(checked > 500);
     }
     assert!(mapped.leaf_bytes() > 0 && wdl.leaf_bytes() == 0);
-    let o = Command::new(env!("CARGO_BIN_EXE_millbase"))
-        .args([
-            "query",
-            "--db",
-            dir.path().to_str().unwrap(),
-            "W..B.W..B............... w 2 2",
-            "--json",
-        ])
-        .output()
-        .unwrap();
+    let o = run(&[
+        "query",
+        "--db",
+        dir.path().to_str().unwrap(),
+        "W..B.W..B............... w 2 2",
+        "--json",
+    ]);
     assert!(o.status.success());
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     let want = minimax.value(&"W..B.W..B............... w 2 2".parse().unwrap());
     assert_eq!(v["value"], want.name());
     assert_eq!(v["plies"].as_u64(), want.plies().map(u64::from));
 
-    let out = Command::new(env!("CARGO_BIN_EXE_millbase"))
-        .args(["verify", "--db", dir.path().to_str().unwrap()])
-        .output()
-        .unwrap();
+    let out = run(&["verify", "--db", dir.path().to_str().unwrap()]);
     assert!(
         out.status.success(),
         "{}",

@@ -2,6 +2,9 @@
 //! of a small file gives a clean error; the other variant, a missing subspace and
 //! garbage position strings give clean errors too.
 
+mod common;
+
+use common::run;
 use millbase::generate::{GenerateError, Limits, Report, Silent, generate, open_table};
 use millbase::index::{Indexer, Subspace};
 use millbase::moves::Rules;
@@ -13,7 +16,6 @@ use millbase::value::Value;
 use millbase::wdl::WdlMaps;
 use rayon::prelude::*;
 use std::path::Path;
-use std::process::Command;
 
 /// Generates the 3-3 subspace into `dir`.
 fn generate_small(dir: &Path, rules: Rules) -> Result<Vec<Report>, GenerateError> {
@@ -180,15 +182,12 @@ fn garbage_position_strings_are_clean_errors() {
             assert_eq!(p.to_string(), t);
         }
     }
-    let o = Command::new(env!("CARGO_BIN_EXE_millbase"))
-        .args([
-            "query",
-            "--db",
-            "/nonexistent",
-            "WWW.BBB.........B....... x 0 0",
-        ])
-        .output()
-        .unwrap();
+    let o = run(&[
+        "query",
+        "--db",
+        "/nonexistent",
+        "WWW.BBB.........B....... x 0 0",
+    ]);
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("side to move"));
 }
@@ -241,16 +240,13 @@ fn solve_opening_on_a_damaged_file_is_a_clean_error() {
     let mut bytes = good;
     bytes[20] ^= 1;
     std::fs::write(&path, &bytes).unwrap();
-    let o = Command::new(env!("CARGO_BIN_EXE_millbase"))
-        .args([
-            "solve-opening",
-            "--db",
-            dir.path().to_str().unwrap(),
-            "--position",
-            &pos.to_string(),
-        ])
-        .output()
-        .unwrap();
+    let o = run(&[
+        "solve-opening",
+        "--db",
+        dir.path().to_str().unwrap(),
+        "--position",
+        &pos.to_string(),
+    ]);
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(1), "{err}");
     assert!(err.contains("3-3-0-0.mdb"), "{err}");

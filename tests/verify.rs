@@ -1,5 +1,8 @@
 //! `verify` catches a wrong value even when the file's checksums are intact.
 
+mod common;
+
+use common::run;
 use millbase::generate::{Limits, Silent, generate, open_table};
 use millbase::index::{Indexer, Subspace};
 use millbase::moves::Rules;
@@ -7,7 +10,6 @@ use millbase::solver::count_values;
 use millbase::storage::write_table;
 use millbase::value::{Cell, Value};
 use millbase::verify::verify_dir;
-use std::process::Command;
 
 #[test]
 fn a_planted_wrong_value_is_reported() {
@@ -26,7 +28,7 @@ fn a_planted_wrong_value_is_reported() {
     )
     .unwrap();
     let sub = Subspace::movement(3, 3);
-    let clean = verify_dir(dir.path(), rules, &ix, &[], &mut |_| {}).unwrap();
+    let clean = verify_dir(dir.path(), rules, &ix, &[], 1, &mut |_| {}).unwrap();
     assert_eq!(clean[0].mismatches, 0);
     assert_eq!(clean[0].checked, ix.classes(sub));
 
@@ -46,7 +48,7 @@ fn a_planted_wrong_value_is_reported() {
     let counts = count_values(&ix, sub, &cells);
     write_table(dir.path(), rules, sub, &cells, counts).unwrap();
 
-    let bad = verify_dir(dir.path(), rules, &ix, &[sub], &mut |_| {}).unwrap();
+    let bad = verify_dir(dir.path(), rules, &ix, &[sub], 1, &mut |_| {}).unwrap();
     assert!(bad[0].mismatches >= 1);
     assert!(
         bad[0]
@@ -55,33 +57,43 @@ fn a_planted_wrong_value_is_reported() {
             .any(|m| m.index == i as u64 && m.stored == Some(Value::Win(n + 2)))
     );
 
-    let o = Command::new(env!("CARGO_BIN_EXE_millbase"))
-        .args([
-            "verify",
-            "--db",
-            dir.path().to_str().unwrap(),
-            "--subspace",
-            "3-3",
-            "--json",
-        ])
-        .output()
-        .unwrap();
+    // a sample of every k-th orbit block checks exactly those blocks' positions
+    // and finds the planted value only when its block is among them
+    let block = Indexer::block_size(sub) as usize;
+    let blocks = cells.len() / block;
+    for k in [2, 3] {
+        let r = verify_dir(dir.path(), rules, &ix, &[sub], k, &mut |_| {}).unwrap();
+        let mut expected = 0;
+        for orbit in (0..blocks).step_by(k) {
+            ix.for_each_in_orbit(sub, orbit, |_, _, _| expected += 1);
+        }
+        assert_eq!(r[0].checked, expected);
+        assert!(expected < ix.classes(sub));
+        let found = r[0].examples.iter().any(|m| m.index == i as u64);
+        assert_eq!(found, (i / block) % k == 0, "sample {k}: {:?}", r[0]);
+    }
+
+    let o = run(&[
+        "verify",
+        "--db",
+        dir.path().to_str().unwrap(),
+        "--subspace",
+        "3-3",
+        "--json",
+    ]);
     assert_eq!(o.status.code(), Some(1));
     let line: serde_json::Value =
         serde_json::from_slice(o.stdout.split(|&b| b == b'\n').next().unwrap()).unwrap();
     assert_eq!(line["mover"], 3);
     assert!(line["mismatches"].as_u64().unwrap() >= 1);
 
-    let o = Command::new(env!("CARGO_BIN_EXE_millbase"))
-        .args([
-            "verify",
-            "--db",
-            dir.path().to_str().unwrap(),
-            "--subspace",
-            "2-3",
-        ])
-        .output()
-        .unwrap();
+    let o = run(&[
+        "verify",
+        "--db",
+        dir.path().to_str().unwrap(),
+        "--subspace",
+        "2-3",
+    ]);
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("MOVER-OPPONENT"));
 }
