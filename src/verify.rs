@@ -103,10 +103,10 @@ pub fn verify_subspace(
                         };
                         if ex.len() < EXAMPLES {
                             ex.push(m);
-                        } else if let Some(worst) = ex.iter_mut().max_by_key(|m| m.index) {
-                            if i < worst.index {
-                                *worst = m;
-                            }
+                        } else if let Some(worst) = ex.iter_mut().max_by_key(|m| m.index)
+                            && i < worst.index
+                        {
+                            *worst = m;
                         }
                     }
                 });

@@ -70,7 +70,12 @@ fn a_planted_wrong_value_is_reported() {
         assert_eq!(r[0].checked, expected);
         assert!(expected < ix.classes(sub));
         let found = r[0].examples.iter().any(|m| m.index == i as u64);
-        assert_eq!(found, (i / block) % k == 0, "sample {k}: {:?}", r[0]);
+        assert_eq!(
+            found,
+            (i / block).is_multiple_of(k),
+            "sample {k}: {:?}",
+            r[0]
+        );
     }
 
     let o = run(&[
