@@ -1,0 +1,90 @@
+//! The reference counts in `data/` (`millbase stats --json` of the complete
+//! databases, both rule variants, generated on the project machine): they must be
+//! consistent in themselves and with the index, and a fresh small database must
+//! reproduce their lines for its subspaces.
+
+mod common;
+
+use common::run;
+use millbase::index::{BINOM, Indexer, Subspace};
+use serde_json::Value as Json;
+use std::collections::HashMap;
+
+const FIELDS: [&str; 9] = [
+    "classes",
+    "wins",
+    "losses",
+    "draws",
+    "all_wins",
+    "all_losses",
+    "all_draws",
+    "max_win_plies",
+    "max_loss_plies",
+];
+
+fn lines(text: &str) -> HashMap<(u64, u64), Json> {
+    text.lines()
+        .map(|l| {
+            let v: Json = serde_json::from_str(l).expect("a JSON line");
+            let key = (v["mover"].as_u64().unwrap(), v["opponent"].as_u64().unwrap());
+            (key, v)
+        })
+        .collect()
+}
+
+fn reference(file: &str) -> HashMap<(u64, u64), Json> {
+    let path = format!("{}/data/{file}", env!("CARGO_MANIFEST_DIR"));
+    lines(&std::fs::read_to_string(&path).expect("reference file"))
+}
+
+fn check(file: &str, rules_flag: &[&str]) {
+    let reference = reference(file);
+    // all 49 subspaces; counts add up; classes as the index counts them; every
+    // placement of the stones counted once over all images
+    let ix = Indexer::new();
+    assert_eq!(reference.len(), 49, "{file}");
+    for sub in Subspace::all_movement() {
+        let r = &reference[&(sub.mover as u64, sub.opponent as u64)];
+        let n = |k: &str| r[k].as_u64().unwrap();
+        assert_eq!(n("classes"), ix.classes(sub), "{file} {sub}");
+        assert_eq!(n("wins") + n("losses") + n("draws"), n("classes"), "{sub}");
+        let (m, o) = (sub.mover as usize, sub.opponent as usize);
+        let placements = BINOM[24][m] as u64 * BINOM[24 - m][o] as u64;
+        assert_eq!(
+            n("all_wins") + n("all_losses") + n("all_draws"),
+            placements,
+            "{file} {sub}"
+        );
+        assert_eq!(n("wins") == 0, n("max_win_plies") == 0, "{file} {sub}");
+        assert_eq!(n("losses") == 0, n("max_loss_plies") == 0, "{file} {sub}");
+        // the mover wins in an odd number of plies and loses in an even one
+        assert!(n("wins") == 0 || n("max_win_plies") % 2 == 1, "{file} {sub}");
+        assert!(n("max_loss_plies") % 2 == 0, "{file} {sub}");
+    }
+
+    // a fresh database up to 4 stones a side reproduces the reference lines
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().to_str().unwrap();
+    let mut args = vec!["generate", "--db", db, "--max-stones", "4", "--quiet"];
+    args.extend_from_slice(rules_flag);
+    assert!(run(&args).status.success());
+    let o = run(&["stats", "--db", db, "--json"]);
+    assert!(o.status.success());
+    let fresh = lines(&String::from_utf8(o.stdout).unwrap());
+    assert_eq!(fresh.len(), 4);
+    for (key, line) in &fresh {
+        for f in FIELDS {
+            assert_eq!(line[f], reference[key][f], "{file} {key:?} {f}");
+        }
+    }
+}
+
+#[test]
+fn flying_reference_counts() {
+    check("stats-flying.jsonl", &[]);
+}
+
+#[test]
+fn no_flying_reference_counts() {
+    check("stats-no-flying.jsonl", &["--no-flying"]);
+}
