@@ -26,7 +26,10 @@ fn lines(text: &str) -> HashMap<(u64, u64), Json> {
     text.lines()
         .map(|l| {
             let v: Json = serde_json::from_str(l).expect("a JSON line");
-            let key = (v["mover"].as_u64().unwrap(), v["opponent"].as_u64().unwrap());
+            let key = (
+                v["mover"].as_u64().unwrap(),
+                v["opponent"].as_u64().unwrap(),
+            );
             (key, v)
         })
         .collect()
@@ -56,9 +59,13 @@ fn check(file: &str, rules_flag: &[&str]) {
             "{file} {sub}"
         );
         assert_eq!(n("wins") == 0, n("max_win_plies") == 0, "{file} {sub}");
-        assert_eq!(n("losses") == 0, n("max_loss_plies") == 0, "{file} {sub}");
+        // (a blocked side loses at 0 plies)
+        assert!(n("losses") > 0 || n("max_loss_plies") == 0, "{file} {sub}");
         // the mover wins in an odd number of plies and loses in an even one
-        assert!(n("wins") == 0 || n("max_win_plies") % 2 == 1, "{file} {sub}");
+        assert!(
+            n("wins") == 0 || n("max_win_plies") % 2 == 1,
+            "{file} {sub}"
+        );
         assert!(n("max_loss_plies") % 2 == 0, "{file} {sub}");
     }
 
