@@ -526,7 +526,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
                     reports.len(),
                     rules.name(),
                     if sample > 1 {
-                        format!(", every {sample}th orbit block")
+                        format!(", one orbit block in {sample}")
                     } else {
                         String::new()
                     }

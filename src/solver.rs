@@ -126,8 +126,9 @@ impl Progress for NoProgress {
 struct Pair<'a> {
     ix: &'a Indexer,
     rules: Rules,
-    /// Per table, the table its removals lead into (`None`: a removal wins).
-    removal: Vec<Option<&'a [Cell]>>,
+    /// Per table, the subspace its removals lead into and that subspace's table
+    /// (`None`: a removal leaves the opponent 2 stones and wins).
+    removal: Vec<Option<(Subspace, &'a [Cell])>>,
     subs: Vec<Subspace>,
     cells: Vec<Vec<AtomicU16>>,
     max_level: AtomicU32,
@@ -176,13 +177,12 @@ impl Pair<'_> {
             let v = match self.removal[k] {
                 // the opponent is left with 2 stones
                 None => Value::Loss(0),
-                Some(table) => {
+                Some((sub, table)) => {
                     let child = moves::apply(pos, m);
                     let i = self.ix.rank(child.mover, child.opponent);
-                    table[i as usize].value().ok_or_else(|| {
-                        let sub = self.subs[k].after_removal().unwrap_or(self.subs[k]);
-                        SolveError::UndecidedEntry(sub, i)
-                    })?
+                    table[i as usize]
+                        .value()
+                        .ok_or(SolveError::UndecidedEntry(sub, i))?
                 }
             };
             out.push(v);
@@ -399,7 +399,7 @@ pub fn solve_pair(
         .collect();
     let removal = subs
         .iter()
-        .map(|s| s.after_removal().and_then(|r| known.table(r)))
+        .map(|s| s.after_removal().and_then(|r| Some((r, known.table(r)?))))
         .collect();
     let pair = Pair {
         ix,
