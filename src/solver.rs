@@ -21,7 +21,8 @@ use crate::value::{Cell, MAX_PLIES, Value};
 use rayon::prelude::*;
 use std::collections::HashMap;
 use std::fmt;
-use std::sync::atomic::{AtomicU16, AtomicU32, Ordering::Relaxed};
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicU16, AtomicU32, AtomicU64, Ordering::Relaxed};
 
 /// Solved tables of smaller subspaces, for the values of removing moves.
 #[derive(Default)]
@@ -122,6 +123,52 @@ impl Progress for NoProgress {
     fn level(&self, _: u16) {}
 }
 
+/// For one table, which orbit blocks hold positions decided at each level, so
+/// that a level visits only those blocks instead of scanning the whole table.
+/// A block may be listed at a level it no longer holds (a win improved to a
+/// faster one); visiting it then finds nothing.
+struct Agenda {
+    words: usize,
+    levels: Vec<OnceLock<Box<[AtomicU64]>>>,
+}
+
+impl Agenda {
+    fn new(blocks: usize) -> Agenda {
+        Agenda {
+            words: blocks.div_ceil(64),
+            levels: (0..=MAX_PLIES).map(|_| OnceLock::new()).collect(),
+        }
+    }
+
+    /// Notes that block `block` holds a position decided at `plies`.
+    fn mark(&self, plies: u16, block: usize) {
+        let Some(level) = self.levels.get(plies as usize) else {
+            return;
+        };
+        let set = level.get_or_init(|| (0..self.words).map(|_| AtomicU64::new(0)).collect());
+        let (word, bit) = (&set[block / 64], 1u64 << (block % 64));
+        if word.load(Relaxed) & bit == 0 {
+            word.fetch_or(bit, Relaxed);
+        }
+    }
+
+    /// The blocks noted at `plies`, in increasing order.
+    fn blocks(&self, plies: u16) -> Vec<usize> {
+        let Some(set) = self.levels.get(plies as usize).and_then(OnceLock::get) else {
+            return vec![];
+        };
+        let mut out = vec![];
+        for (w, word) in set.iter().enumerate() {
+            let mut bits = word.load(Relaxed);
+            while bits != 0 {
+                out.push(w * 64 + bits.trailing_zeros() as usize);
+                bits &= bits - 1;
+            }
+        }
+        out
+    }
+}
+
 /// Shared state of one solve.
 struct Pair<'a> {
     ix: &'a Indexer,
@@ -131,6 +178,7 @@ struct Pair<'a> {
     removal: Vec<Option<(Subspace, &'a [Cell])>>,
     subs: Vec<Subspace>,
     cells: Vec<Vec<AtomicU16>>,
+    agendas: Vec<Agenda>,
     max_level: AtomicU32,
     error: std::sync::Mutex<Option<SolveError>>,
 }
@@ -154,13 +202,17 @@ impl Pair<'_> {
         slot.get_or_insert(e);
     }
 
-    fn note_level(&self, v: Value, sub: Subspace) -> Option<u16> {
-        let n = v.plies()?;
+    /// Notes that position `i` of table `k` was decided as `v`.
+    fn note_decided(&self, k: usize, i: Index, v: Value) {
+        let Some(n) = v.plies() else {
+            return;
+        };
         if n >= MAX_PLIES {
-            self.fail(SolveError::PliesOverflow(sub));
+            self.fail(SolveError::PliesOverflow(self.subs[k]));
         }
         self.max_level.fetch_max(n as u32, Relaxed);
-        Some(n)
+        let block = i / Indexer::block_size(self.subs[k]);
+        self.agendas[k].mark(n, block as usize);
     }
 
     /// The values of the children of `pos` (in table `k`) reached by removing
@@ -242,7 +294,7 @@ impl Pair<'_> {
                         match self.initial_cell(k, m, o, scratch) {
                             Ok(c) => {
                                 if let Some(v) = c.value() {
-                                    self.note_level(v, sub);
+                                    self.note_decided(k, i, v);
                                 }
                                 self.cells[k][i as usize].store(c.0, Relaxed);
                             }
@@ -310,7 +362,7 @@ impl Pair<'_> {
                         better.then_some(win)
                     });
                     if upd.is_ok() {
-                        self.note_level(Value::Win(n + 1), sub_t);
+                        self.note_decided(t, r, Value::Win(n + 1));
                     }
                 }
             }
@@ -323,7 +375,7 @@ impl Pair<'_> {
                         let (rm, ro, _) = self.ix.slot(sub_t, r);
                         match self.resolve_all_won(t, rm, ro, n, scratch) {
                             Ok(val) => {
-                                self.note_level(val, sub_t);
+                                self.note_decided(t, r, val);
                                 cells[r as usize].store(Cell::from_value(val).0, Relaxed);
                             }
                             Err(e) => self.fail(e),
@@ -341,9 +393,10 @@ impl Pair<'_> {
             let sub = self.subs[k];
             let block = Indexer::block_size(sub) as usize;
             let cells = &self.cells[k];
-            cells.par_chunks(block).enumerate().for_each_init(
+            self.agendas[k].blocks(n).into_par_iter().for_each_init(
                 Scratch::default,
-                |scratch, (orbit, chunk)| {
+                |scratch, orbit| {
+                    let chunk = &cells[orbit * block..(orbit + 1) * block];
                     for (j, c) in chunk.iter().enumerate() {
                         let c = Cell(c.load(Relaxed));
                         if !c.decided_at(n) {
@@ -407,6 +460,10 @@ pub fn solve_pair(
         removal,
         subs: subs.clone(),
         cells,
+        agendas: subs
+            .iter()
+            .map(|&s| Agenda::new(ix.orbits(s.mover)))
+            .collect(),
         max_level: AtomicU32::new(0),
         error: std::sync::Mutex::new(None),
     };
