@@ -5,9 +5,11 @@ use crate::index::{Indexer, Subspace};
 use crate::moves::Rules;
 use crate::position::STONES_PER_SIDE;
 use crate::solver::{self, Known, Progress, SolveError};
-use crate::storage::{self, Counts, StorageError, Table};
+use crate::storage::{self, Counts, Encoding, StorageError, Table};
+use crate::value::Cell;
+use crate::verify::derive_plies;
 use std::fmt;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 /// Which movement subspaces to build.
@@ -106,20 +108,59 @@ pub fn open_table(dir: &Path, rules: Rules, sub: Subspace) -> Result<Table, Stor
     Table::open(&dir.join(storage::file_name(sub)), rules, sub)
 }
 
-/// Loads the tables of `subs` into `known` (those not there yet).
+/// Subdirectory of a database holding work files: complete tables (plies
+/// included) of subspaces whose database file stores no plies, kept from their
+/// solving until the one pair that needs them as removal tables is solved.
+pub const WORK_DIR: &str = "work";
+
+fn work_path(dir: &Path, sub: Subspace) -> PathBuf {
+    dir.join(WORK_DIR).join(storage::file_name(sub))
+}
+
+/// Loads the complete tables (plies included) of `subs` into `known` (those not
+/// there yet). Where a file stores no plies, they come from its work file if a
+/// valid one is there, else from a one-ply search over the children of every
+/// win and loss ([`derive_plies`]).
 pub fn load_known(
     dir: &Path,
     rules: Rules,
+    ix: &Indexer,
     subs: &[Subspace],
     known: &mut Known,
-) -> Result<(), StorageError> {
+) -> Result<(), GenerateError> {
     for &s in subs {
         if !known.contains(s) {
-            let t = open_table(dir, rules, s)?;
-            known.insert(s, t.read_all()?);
+            let cells = load_complete(dir, rules, ix, s)?;
+            known.insert(s, cells);
         }
     }
     Ok(())
+}
+
+fn load_complete(
+    dir: &Path,
+    rules: Rules,
+    ix: &Indexer,
+    sub: Subspace,
+) -> Result<Vec<Cell>, GenerateError> {
+    let table = open_table(dir, rules, sub)?;
+    if table.has_plies() {
+        return Ok(table.read_all()?);
+    }
+    if let Ok(work) = Table::open_with_plies(&work_path(dir, sub), rules, sub)
+        && work.header.counts == table.header.counts
+        && let Ok(cells) = work.read_all()
+    {
+        return Ok(cells);
+    }
+    let mut children = Known::new();
+    for c in [Some(sub.negate()), sub.after_removal()]
+        .into_iter()
+        .flatten()
+    {
+        children.insert(c, open_table(dir, rules, c)?.read_all()?);
+    }
+    Ok(derive_plies(ix, rules, sub, table.read_all()?, &children)?)
 }
 
 /// Peak resident memory of this process since the last [`reset_peak_memory`], in
@@ -150,6 +191,14 @@ fn remove_stale_temporaries(dir: &Path) {
                 let _ = std::fs::remove_file(e.path());
             }
         }
+    }
+}
+
+/// Removes the work files of the removal tables `needed` of a finished pair:
+/// a table is the removal table of one pair only.
+fn remove_work_files(dir: &Path, needed: &[Subspace]) {
+    for &s in needed {
+        let _ = std::fs::remove_file(work_path(dir, s));
     }
 }
 
@@ -185,10 +234,17 @@ pub fn generate(
 ) -> Result<Vec<Report>, GenerateError> {
     storage::prepare_dir(dir, rules, true)?;
     remove_stale_temporaries(dir);
+    remove_stale_temporaries(&dir.join(WORK_DIR));
+    // the removal tables of the pairs to build
+    let consumers: Vec<Subspace> = all_subspaces(limits)
+        .iter()
+        .filter_map(|s| s.after_removal())
+        .collect();
     let mut known = Known::new();
     let mut reports = vec![];
     for rep in plan(limits) {
         let members = rep.with_swap();
+        let needed: Vec<Subspace> = members.iter().filter_map(|s| s.after_removal()).collect();
         let existing: Option<Vec<Table>> = members
             .iter()
             .map(|&s| open_table(dir, rules, s).ok().filter(|t| t.check().is_ok()))
@@ -206,19 +262,37 @@ pub fn generate(
                 observer.finished(&r);
                 reports.push(r);
             }
+            remove_work_files(dir, &needed);
             continue;
         }
-        let needed: Vec<Subspace> = members.iter().filter_map(|s| s.after_removal()).collect();
         known.retain(&needed);
         reset_peak_memory();
         let start = Instant::now();
-        load_known(dir, rules, &needed, &mut known)?;
+        load_known(dir, rules, ix, &needed, &mut known)?;
         observer.start_pair(rep, members.iter().map(|&s| ix.index_size(s)).sum());
         let solved = solver::solve_pair(ix, rules, rep, &known, observer)?;
         let seconds = start.elapsed().as_secs_f64();
         let peak_bytes = peak_memory();
+        let work = dir.join(WORK_DIR);
         for s in solved {
-            let file_bytes = storage::write_table(dir, rules, s.subspace, &s.cells, s.counts)?;
+            let encoding = Encoding::for_subspace(s.subspace);
+            if encoding == Encoding::WdlOnly && consumers.contains(&s.subspace) {
+                // the pair it is the removal table of needs its plies
+                std::fs::create_dir_all(&work).map_err(|e| StorageError::Io {
+                    path: work.clone(),
+                    source: e,
+                })?;
+                storage::write_table(
+                    &work,
+                    rules,
+                    s.subspace,
+                    &s.cells,
+                    s.counts,
+                    Encoding::WdlPlies,
+                )?;
+            }
+            let file_bytes =
+                storage::write_table(dir, rules, s.subspace, &s.cells, s.counts, encoding)?;
             let r = Report {
                 subspace: s.subspace,
                 skipped: false,
@@ -230,6 +304,7 @@ pub fn generate(
             observer.finished(&r);
             reports.push(r);
         }
+        remove_work_files(dir, &needed);
     }
     Ok(reports)
 }

@@ -496,9 +496,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
                         for m in &r.examples {
                             l.push_str(&format!(
                                 "\n       {}  stored {}  expected {}",
-                                m.position,
-                                m.stored.map_or("nothing".to_string(), |v| v.to_string()),
-                                m.expected
+                                m.position, m.stored, m.expected
                             ));
                         }
                         l

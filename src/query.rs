@@ -23,12 +23,12 @@
 //! ```
 
 use crate::generate::open_table;
-use crate::index::{Indexer, Subspace};
+use crate::index::{Index, Indexer, Subspace};
 use crate::moves::{self, Move, Rules};
 use crate::opening::{OpeningSearch, Precision};
 use crate::position::Position;
 use crate::storage::{self, StorageError, Table};
-use crate::value::Value;
+use crate::value::{Cell, Value};
 use std::collections::HashMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -121,11 +121,11 @@ pub struct Answer {
     pub moves: Vec<EvaluatedMove>,
 }
 
-/// Decoded blocks kept (4 KiB each: at most 64 MiB).
+/// Decoded blocks kept (8 KiB each: at most 128 MiB).
 const CACHE_BLOCKS: usize = 16384;
 
 /// Decoded blocks by (subspace, block number).
-type BlockCache = HashMap<(Subspace, u64), Arc<Vec<u8>>>;
+type BlockCache = HashMap<(Subspace, u64), Arc<Vec<Cell>>>;
 
 /// An open database: files are opened on first use, decoded blocks cached.
 pub struct Database {
@@ -165,7 +165,7 @@ impl Database {
         Ok(t)
     }
 
-    fn block(&self, sub: Subspace, table: &Table, b: u64) -> Result<Arc<Vec<u8>>, QueryError> {
+    fn block(&self, sub: Subspace, table: &Table, b: u64) -> Result<Arc<Vec<Cell>>, QueryError> {
         if let Some(c) = self
             .cache
             .lock()
@@ -174,7 +174,7 @@ impl Database {
         {
             return Ok(c.clone());
         }
-        let codes = Arc::new(table.block_codes(b as usize)?);
+        let codes = Arc::new(table.block(b as usize)?);
         let mut cache = self.cache.lock().unwrap_or_else(|p| p.into_inner());
         if cache.len() >= CACHE_BLOCKS {
             // evict one entry: the hash order makes it an arbitrary one
@@ -186,11 +186,45 @@ impl Database {
         Ok(codes)
     }
 
-    /// The stored value of a movement-phase `pos` for its side to move. A side with
-    /// fewer than 3 stones has lost (0 plies).
+    /// The value of a movement-phase `pos` for its side to move. A side with
+    /// fewer than 3 stones has lost (0 plies). Where the file stores no plies
+    /// (see [`crate::storage::Encoding::for_subspace`]), a win or loss gets its
+    /// plies from a one-ply search over its children, whose files store them.
     pub fn probe(&self, pos: &Position) -> Result<Value, QueryError> {
-        if pos.mover_total() < 3 {
+        let Some((cell, table, i)) = self.stored(pos)? else {
             return Ok(Value::Loss(0));
+        };
+        if let Some(v) = cell.value() {
+            return Ok(v);
+        }
+        let no_value = |table: &Table, index| QueryError::NoValue {
+            path: table.path().to_path_buf(),
+            index,
+        };
+        if cell != Cell::WON && cell != Cell::LOST {
+            return Err(no_value(&table, i));
+        }
+        let mut children = vec![];
+        for mv in moves::legal_moves(pos, self.rules) {
+            children.push(match self.stored(&moves::apply(pos, mv))? {
+                None => Value::Loss(0),
+                Some((c, t, j)) => c.value().ok_or_else(|| no_value(&t, j))?,
+            });
+        }
+        match Value::from_children(children) {
+            Some(v) if Cell::from_value(v).wdl_code() == cell.wdl_code() => Ok(v),
+            _ => Err(QueryError::Storage(StorageError::Corrupt {
+                path: table.path().to_path_buf(),
+                fault: format!("entry {i} disagrees with its children"),
+            })),
+        }
+    }
+
+    /// The stored cell of a movement-phase `pos`, with its table and index;
+    /// `None` when the side to move has fewer than 3 stones (lost, 0 plies).
+    fn stored(&self, pos: &Position) -> Result<Option<(Cell, Arc<Table>, Index)>, QueryError> {
+        if pos.mover_total() < 3 {
+            return Ok(None);
         }
         if !pos.is_movement_phase() {
             return Err(QueryError::PlacementPhase(*pos));
@@ -198,14 +232,9 @@ impl Database {
         let sub = Subspace::of(pos);
         let table = self.table(sub)?;
         let i = self.ix.rank(pos.mover, pos.opponent);
-        let b = i / table.header.block_entries as u64;
-        let codes = self.block(sub, &table, b)?;
-        table
-            .value_in_block(&codes, i)?
-            .ok_or_else(|| QueryError::NoValue {
-                path: table.path().to_path_buf(),
-                index: i,
-            })
+        let be = table.header.block_entries as u64;
+        let cell = self.block(sub, &table, i / be)?[(i % be) as usize];
+        Ok(Some((cell, table, i)))
     }
 
     /// Every legal move of a movement-phase `pos` with the value it leads to, best first.

@@ -80,6 +80,8 @@ pub enum SolveError {
     UndecidedEntry(Subspace, Index),
     /// Plies beyond what a cell can hold.
     PliesOverflow(Subspace),
+    /// A stored win, draw or loss disagrees with the position's children.
+    Inconsistent(Subspace, Index),
 }
 
 impl fmt::Display for SolveError {
@@ -90,6 +92,11 @@ impl fmt::Display for SolveError {
             }
             SolveError::UndecidedEntry(s, i) => write!(f, "subspace {s} has no value at index {i}"),
             SolveError::PliesOverflow(s) => write!(f, "subspace {s}: plies exceed {MAX_PLIES}"),
+            SolveError::Inconsistent(s, i) => write!(
+                f,
+                "subspace {s}: the value stored at index {i} disagrees with its children \
+                 (run verify; regenerate the damaged files)"
+            ),
         }
     }
 }

@@ -17,22 +17,58 @@ use std::path::{Path, PathBuf};
 
 /// File magic.
 pub const MAGIC: &[u8; 8] = b"MILLBASE";
-/// Version of the file layout.
-pub const FORMAT_VERSION: u32 = 1;
+/// Version of the file layout written (version 1 files are still read).
+pub const FORMAT_VERSION: u32 = 2;
 /// Version of the index scheme (see [`crate::index`]).
 pub const INDEX_SCHEME: u32 = 1;
-/// Entry encoding: one byte per entry (0 unused, 1 draw, plies + 2, 255 exception),
-/// zstd-compressed in blocks.
-pub const ENCODING_CODE8_ZSTD: u8 = 1;
 /// Entries per block.
 pub const BLOCK_ENTRIES: u32 = 4096;
 /// Header size in bytes.
 pub const HEADER_LEN: usize = 128;
 
+/// How a file encodes its entries (header byte 21).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Encoding {
+    /// Format 1: one byte per entry (0 unused, 1 draw, plies + 2, 255 exception).
+    Code8,
+    /// Format 2: a win/draw/loss stream of 2-bit codes and a plies stream of one
+    /// byte (plies / 2) per win or loss.
+    WdlPlies,
+    /// Format 2: the win/draw/loss stream only. The plies of a win or loss follow
+    /// from its children by a one-ply search (see [`Encoding::for_subspace`]).
+    WdlOnly,
+}
+
+impl Encoding {
+    fn code(self) -> u8 {
+        match self {
+            Encoding::Code8 => 1,
+            Encoding::WdlPlies => 2,
+            Encoding::WdlOnly => 3,
+        }
+    }
+
+    /// The encoding of `sub`'s file: plies are stored where the side to move
+    /// has at least as many stones on the board as the other. Every move from a
+    /// position without stored plies (`m < o` stones) leads to `o-m` or, removing,
+    /// to `(o-1)-m` with `o - 1 >= m`: a subspace with stored plies, so one ply of
+    /// search always recovers the plies. This halves the plies stored; the
+    /// win/draw/loss stream is kept everywhere.
+    pub fn for_subspace(sub: Subspace) -> Encoding {
+        if sub.mover >= sub.opponent {
+            Encoding::WdlPlies
+        } else {
+            Encoding::WdlOnly
+        }
+    }
+}
+
 const CODE_UNUSED: u8 = 0;
 const CODE_DRAW: u8 = 1;
 const CODE_EXCEPTION: u8 = 255;
 const MAX_INLINE_PLIES: u16 = (CODE_EXCEPTION - 3) as u16;
+/// A plies byte of format 2 saying "in the exception table".
+const HALF_PLIES_EXCEPTION: u8 = 255;
 /// zstd level: 3 compresses ~10x faster than 9 for files ~7% larger (measured on 6-6).
 const ZSTD_LEVEL: i32 = 3;
 
@@ -196,6 +232,10 @@ pub struct Header {
     pub rules: Rules,
     /// The subspace.
     pub subspace: Subspace,
+    /// Format version of the file.
+    pub version: u32,
+    /// Entry encoding.
+    pub encoding: Encoding,
     /// Entries per block.
     pub block_entries: u32,
     /// Number of exceptions (plies too large for a byte).
@@ -212,12 +252,12 @@ impl Header {
     fn encode(&self) -> [u8; HEADER_LEN] {
         let mut h = [0u8; HEADER_LEN];
         h[0..8].copy_from_slice(MAGIC);
-        h[8..12].copy_from_slice(&FORMAT_VERSION.to_le_bytes());
+        h[8..12].copy_from_slice(&self.version.to_le_bytes());
         h[12..16].copy_from_slice(&INDEX_SCHEME.to_le_bytes());
         h[16] = rules_code(self.rules);
         let s = self.subspace;
         h[17..21].copy_from_slice(&[s.mover, s.opponent, s.mover_hand, s.opponent_hand]);
-        h[21] = ENCODING_CODE8_ZSTD;
+        h[21] = self.encoding.code();
         h[24..28].copy_from_slice(&self.block_entries.to_le_bytes());
         h[28..32].copy_from_slice(&self.exceptions.to_le_bytes());
         let c = &self.counts;
@@ -261,13 +301,11 @@ impl Header {
         if crc32fast::hash(&h[..HEADER_LEN - 4]) != u32_at(HEADER_LEN - 4) {
             return Err(corrupt(path, "header checksum mismatch"));
         }
-        if u32_at(8) != FORMAT_VERSION {
+        let version = u32_at(8);
+        if version != 1 && version != FORMAT_VERSION {
             return Err(corrupt(
                 path,
-                format!(
-                    "format version {} (this millbase reads {FORMAT_VERSION})",
-                    u32_at(8)
-                ),
+                format!("format version {version} (this millbase reads 1 and {FORMAT_VERSION})"),
             ));
         }
         if u32_at(12) != INDEX_SCHEME {
@@ -279,9 +317,17 @@ impl Header {
                 ),
             ));
         }
-        if h[21] != ENCODING_CODE8_ZSTD {
-            return Err(corrupt(path, format!("unknown entry encoding {}", h[21])));
-        }
+        let encoding = match (version, h[21]) {
+            (1, 1) => Encoding::Code8,
+            (2, 2) => Encoding::WdlPlies,
+            (2, 3) => Encoding::WdlOnly,
+            (v, e) => {
+                return Err(corrupt(
+                    path,
+                    format!("unknown entry encoding {e} for format version {v}"),
+                ));
+            }
+        };
         let rules = match h[16] {
             0 => Rules { flying: true },
             1 => Rules { flying: false },
@@ -295,6 +341,8 @@ impl Header {
                 mover_hand: h[19],
                 opponent_hand: h[20],
             },
+            version,
+            encoding,
             block_entries: u32_at(24),
             exceptions: u32_at(28),
             entries: u64_at(32),
@@ -361,14 +409,69 @@ pub fn file_name(sub: Subspace) -> String {
 /// A compressed block and the exceptions of its entries.
 type EncodedBlock = (Vec<u8>, Vec<(u64, u16)>);
 
-/// Writes the table of `sub` (one cell per index; undecided cells are not allowed)
-/// atomically to `dir`. Returns the bytes written.
+/// Encodes and compresses the cells of one block (the first at index `first`).
+fn encode_block(
+    zc: &mut zstd::bulk::Compressor<'_>,
+    encoding: Encoding,
+    cells: &[Cell],
+    first: u64,
+) -> std::io::Result<EncodedBlock> {
+    let plies_of = |c: Cell| c.value().and_then(Value::plies).unwrap_or(0);
+    let mut exceptions = vec![];
+    zc.set_compression_level(ZSTD_LEVEL)?;
+    let data = match encoding {
+        Encoding::Code8 => {
+            let mut codes = Vec::with_capacity(cells.len());
+            for (j, &c) in cells.iter().enumerate() {
+                let code = encode_cell(c);
+                if code == CODE_EXCEPTION {
+                    exceptions.push((first + j as u64, plies_of(c)));
+                }
+                codes.push(code);
+            }
+            zc.compress(&codes)?
+        }
+        Encoding::WdlPlies | Encoding::WdlOnly => {
+            let mut wdl = vec![0u8; cells.len().div_ceil(4)];
+            let mut half_plies = vec![];
+            for (j, &c) in cells.iter().enumerate() {
+                let code = c.wdl_code();
+                wdl[j / 4] |= code << (2 * (j % 4));
+                if encoding == Encoding::WdlPlies && code >= 2 {
+                    let n = plies_of(c);
+                    debug_assert!(c.value().is_some(), "a win or loss without plies");
+                    match u8::try_from(n / 2) {
+                        Ok(h) if h != HALF_PLIES_EXCEPTION => half_plies.push(h),
+                        _ => {
+                            half_plies.push(HALF_PLIES_EXCEPTION);
+                            exceptions.push((first + j as u64, n));
+                        }
+                    }
+                }
+            }
+            let w = zc.compress(&wdl)?;
+            let mut data = Vec::with_capacity(4 + w.len() + half_plies.len() / 2);
+            data.extend_from_slice(&(w.len() as u32).to_le_bytes());
+            data.extend_from_slice(&w);
+            if !half_plies.is_empty() {
+                data.extend_from_slice(&zc.compress(&half_plies)?);
+            }
+            data
+        }
+    };
+    Ok((data, exceptions))
+}
+
+/// Writes the table of `sub` (one cell per index; every canonical slot holds a
+/// final value) atomically to `dir` with `encoding` ([`Encoding::for_subspace`]
+/// for a database file). Returns the bytes written.
 pub fn write_table(
     dir: &Path,
     rules: Rules,
     sub: Subspace,
     cells: &[Cell],
     counts: Counts,
+    encoding: Encoding,
 ) -> Result<u64, StorageError> {
     let path = dir.join(file_name(sub));
     let tmp = dir.join(format!("{}.tmp", file_name(sub)));
@@ -377,30 +480,18 @@ pub fn write_table(
         .par_chunks(be)
         .enumerate()
         .map_init(zstd::bulk::Compressor::default, |zc, (b, chunk)| {
-            let mut exceptions = vec![];
-            let codes: Vec<u8> = chunk
-                .iter()
-                .enumerate()
-                .map(|(i, &c)| {
-                    let code = encode_cell(c);
-                    if code == CODE_EXCEPTION {
-                        exceptions.push((
-                            (b * be + i) as u64,
-                            c.value().and_then(Value::plies).unwrap_or(0),
-                        ));
-                    }
-                    code
-                })
-                .collect();
-            let data = zc
-                .set_compression_level(ZSTD_LEVEL)
-                .and_then(|()| zc.compress(&codes));
-            data.map(|d| (d, exceptions))
+            encode_block(zc, encoding, chunk, (b * be) as u64)
         })
         .collect::<std::io::Result<_>>()
         .map_err(io_err(&tmp))?;
     let exceptions: Vec<(u64, u16)> = blocks.iter().flat_map(|b| b.1.iter().copied()).collect();
     let header = Header {
+        version: if encoding == Encoding::Code8 {
+            1
+        } else {
+            FORMAT_VERSION
+        },
+        encoding,
         rules,
         subspace: sub,
         block_entries: BLOCK_ENTRIES,
@@ -462,9 +553,37 @@ pub struct Table {
 }
 
 impl Table {
-    /// Opens and checks the header and tables of a subspace file. Fails if it is
-    /// not for `rules` and `sub`.
+    /// Opens and checks the header and tables of a database file. Fails if it is
+    /// not for `rules` and `sub`, or (format 2) not in `sub`'s encoding.
     pub fn open(path: &Path, rules: Rules, sub: Subspace) -> Result<Table, StorageError> {
+        let t = Table::open_any(path, rules, sub)?;
+        let want = Encoding::for_subspace(sub);
+        if t.header.version > 1 && t.header.encoding != want {
+            return Err(corrupt(
+                path,
+                format!(
+                    "entry encoding {:?}, expected {want:?} for {sub}",
+                    t.header.encoding
+                ),
+            ));
+        }
+        Ok(t)
+    }
+
+    /// Opens a file that must store plies (a generator's work file).
+    pub fn open_with_plies(
+        path: &Path,
+        rules: Rules,
+        sub: Subspace,
+    ) -> Result<Table, StorageError> {
+        let t = Table::open_any(path, rules, sub)?;
+        if !t.has_plies() {
+            return Err(corrupt(path, "stores no plies"));
+        }
+        Ok(t)
+    }
+
+    fn open_any(path: &Path, rules: Rules, sub: Subspace) -> Result<Table, StorageError> {
         let file = File::open(path).map_err(|e| {
             if e.kind() == std::io::ErrorKind::NotFound {
                 StorageError::Missing {
@@ -571,43 +690,23 @@ impl Table {
         self.map.len() as u64
     }
 
-    /// Decompresses block `b` into byte codes, checking its checksum and size.
-    pub fn block_codes(&self, b: usize) -> Result<Vec<u8>, StorageError> {
-        self.block_codes_with(&mut zstd::bulk::Decompressor::default(), b)
+    /// Whether the file stores plies (otherwise wins and losses decode as
+    /// [`Cell::WON`] and [`Cell::LOST`]).
+    pub fn has_plies(&self) -> bool {
+        self.header.encoding != Encoding::WdlOnly
     }
 
-    /// [`Table::block_codes`] with a caller's decompressor (reused across blocks).
-    fn block_codes_with(
-        &self,
-        zd: &mut zstd::bulk::Decompressor<'_>,
-        b: usize,
-    ) -> Result<Vec<u8>, StorageError> {
-        let data = &self.map[self.offsets[b] as usize..self.offsets[b + 1] as usize];
-        if crc32fast::hash(data) != self.crcs[b] {
-            return Err(corrupt(&self.path, format!("block {b} checksum mismatch")));
-        }
-        let be = self.header.block_entries as u64;
-        let want = (self.header.entries - b as u64 * be).min(be) as usize;
-        let codes = zd
-            .decompress(data, want)
-            .map_err(|e| corrupt(&self.path, format!("block {b} does not decompress: {e}")))?;
-        if codes.len() != want {
-            return Err(corrupt(
-                &self.path,
-                format!("block {b} holds {} entries, expected {want}", codes.len()),
-            ));
-        }
-        Ok(codes)
+    /// Decodes block `b` into cells, checking its checksum and size.
+    pub fn block(&self, b: usize) -> Result<Vec<Cell>, StorageError> {
+        let mut out = vec![];
+        self.block_with(&mut zstd::bulk::Decompressor::default(), b, &mut out)?;
+        Ok(out)
     }
 
-    /// The value at `index` given the decoded codes of its block.
-    pub fn value_in_block(&self, codes: &[u8], index: u64) -> Result<Option<Value>, StorageError> {
-        let code = codes[(index % self.header.block_entries as u64) as usize];
-        if code != CODE_EXCEPTION {
-            return Ok(decode_code(code));
-        }
+    /// The plies of exception entry `index`.
+    fn exception(&self, index: u64) -> Result<u16, StorageError> {
         match self.exceptions.binary_search_by_key(&index, |e| e.0) {
-            Ok(k) => Ok(Some(plies_value(self.exceptions[k].1))),
+            Ok(k) => Ok(self.exceptions[k].1),
             Err(_) => Err(corrupt(
                 &self.path,
                 format!("entry {index} has no exception record"),
@@ -615,29 +714,105 @@ impl Table {
         }
     }
 
-    /// Decodes every block in parallel (checking each) and maps the values of each
-    /// block, in index order, with `f`; `None` marks an unused slot.
+    /// [`Table::block`] with a caller's decompressor and buffer (reused).
+    fn block_with(
+        &self,
+        zd: &mut zstd::bulk::Decompressor<'_>,
+        b: usize,
+        out: &mut Vec<Cell>,
+    ) -> Result<(), StorageError> {
+        let fault = |f: String| corrupt(&self.path, format!("block {b} {f}"));
+        let data = &self.map[self.offsets[b] as usize..self.offsets[b + 1] as usize];
+        if crc32fast::hash(data) != self.crcs[b] {
+            return Err(fault("checksum mismatch".into()));
+        }
+        let be = self.header.block_entries as u64;
+        let first = b as u64 * be;
+        let want = (self.header.entries - first).min(be) as usize;
+        let mut unpack = |frame: &[u8], len: usize, what: &str| {
+            let bytes = zd
+                .decompress(frame, len)
+                .map_err(|e| fault(format!("{what} does not decompress: {e}")))?;
+            if bytes.len() != len {
+                return Err(fault(format!(
+                    "{what} holds {} bytes, expected {len}",
+                    bytes.len()
+                )));
+            }
+            Ok(bytes)
+        };
+        out.clear();
+        if self.header.encoding == Encoding::Code8 {
+            for (j, code) in unpack(data, want, "entry stream")?.into_iter().enumerate() {
+                out.push(match code {
+                    CODE_EXCEPTION => {
+                        Cell::from_value(plies_value(self.exception(first + j as u64)?))
+                    }
+                    c => decode_code(c).map_or(Cell::UNUSED, Cell::from_value),
+                });
+            }
+            return Ok(());
+        }
+        let (len, rest) = data
+            .split_first_chunk::<4>()
+            .ok_or_else(|| fault("shorter than its frame length".into()))?;
+        let len = u32::from_le_bytes(*len) as usize;
+        if len > rest.len() {
+            return Err(fault("frame length beyond the block".into()));
+        }
+        let (wdl_frame, plies_frame) = rest.split_at(len);
+        let wdl = unpack(wdl_frame, want.div_ceil(4), "win/draw/loss stream")?;
+        if want % 4 != 0 && wdl[want / 4] >> (2 * (want % 4)) != 0 {
+            return Err(fault("sets bits past its last entry".into()));
+        }
+        let decided = wdl.iter().map(|&w| (w & 0xAA).count_ones() as usize).sum();
+        let half_plies = match (self.has_plies(), decided) {
+            (true, n) if n > 0 => unpack(plies_frame, n, "plies stream")?,
+            _ if plies_frame.is_empty() => vec![],
+            _ => return Err(fault("has bytes past its streams".into())),
+        };
+        let mut half = half_plies.iter();
+        for j in 0..want {
+            let code = wdl[j / 4] >> (2 * (j % 4)) & 3;
+            let win = code == 2;
+            let h = if code >= 2 { half.next() } else { None };
+            out.push(match (code, h) {
+                (0, _) => Cell::UNUSED,
+                (1, _) => Cell::DRAW,
+                (_, None) if win => Cell::WON,
+                (_, None) => Cell::LOST,
+                (_, Some(&h)) => {
+                    let n = if h == HALF_PLIES_EXCEPTION {
+                        self.exception(first + j as u64)?
+                    } else {
+                        2 * h as u16 + win as u16
+                    };
+                    if (n % 2 == 1) != win {
+                        return Err(fault(format!(
+                            "entry {} has plies of the wrong parity",
+                            first + j as u64
+                        )));
+                    }
+                    Cell::from_value(plies_value(n))
+                }
+            });
+        }
+        Ok(())
+    }
+
+    /// Decodes every block in parallel (checking each) and maps the cells of each
+    /// block, in index order, with `f`.
     pub fn map_blocks<T: Send>(
         &self,
-        f: impl Fn(&[Option<Value>]) -> T + Sync,
+        f: impl Fn(&[Cell]) -> T + Sync,
     ) -> Result<Vec<T>, StorageError> {
-        let be = self.header.block_entries as usize;
         (0..self.header.blocks as usize)
             .into_par_iter()
             .map_init(
-                || (zstd::bulk::Decompressor::default(), Vec::with_capacity(be)),
-                |(zd, values), b| {
-                    let codes = self.block_codes_with(zd, b)?;
-                    let base = (b * be) as u64;
-                    values.clear();
-                    for (i, &code) in codes.iter().enumerate() {
-                        values.push(if code == CODE_EXCEPTION {
-                            self.value_in_block(&codes, base + i as u64)?
-                        } else {
-                            decode_code(code)
-                        });
-                    }
-                    Ok(f(values))
+                || (zstd::bulk::Decompressor::default(), Vec::new()),
+                |(zd, cells), b| {
+                    self.block_with(zd, b, cells)?;
+                    Ok(f(cells))
                 },
             )
             .collect()
@@ -645,22 +820,12 @@ impl Table {
 
     /// Decodes the whole table into cells (checking every block).
     pub fn read_all(&self) -> Result<Vec<Cell>, StorageError> {
-        let blocks = self.map_blocks(|values| {
-            values
-                .iter()
-                .map(|v| v.map_or(Cell::UNUSED, Cell::from_value))
-                .collect::<Vec<Cell>>()
-        })?;
-        Ok(blocks.concat())
+        Ok(self.map_blocks(|cells| cells.to_vec())?.concat())
     }
 
-    /// Checks every block's checksum and decompression.
+    /// Checks every block's checksum and decoding.
     pub fn check(&self) -> Result<(), StorageError> {
-        (0..self.header.blocks as usize)
-            .into_par_iter()
-            .try_for_each_init(zstd::bulk::Decompressor::default, |zd, b| {
-                self.block_codes_with(zd, b).map(|_| ())
-            })
+        self.map_blocks(|_| ()).map(|_| ())
     }
 }
 

@@ -35,6 +35,25 @@ impl Cell {
     /// A draw.
     pub const DRAW: Cell = Cell(TAG_OTHER << TAG_SHIFT);
 
+    /// A win whose plies a database file does not store (see
+    /// [`crate::storage::Encoding`]).
+    pub const WON: Cell = Cell((TAG_OTHER << TAG_SHIFT) | 1);
+    /// A loss whose plies a database file does not store.
+    pub const LOST: Cell = Cell((TAG_OTHER << TAG_SHIFT) | 2);
+
+    /// The 2-bit win/draw/loss code of `docs/FORMAT.md`: 0 no position (or still
+    /// open), 1 draw, 2 win, 3 loss for the side to move.
+    pub fn wdl_code(self) -> u8 {
+        match self.0 >> TAG_SHIFT {
+            TAG_WIN => 2,
+            TAG_LOSS => 3,
+            _ if self == Cell::DRAW => 1,
+            _ if self == Cell::WON => 2,
+            _ if self == Cell::LOST => 3,
+            _ => 0,
+        }
+    }
+
     /// Not yet known, with `count` children not yet proven won.
     pub fn open(count: u16) -> Cell {
         debug_assert!(count <= PAYLOAD);
@@ -70,6 +89,18 @@ impl Cell {
     pub fn decided_at(self, plies: u16) -> bool {
         let tag = self.0 >> TAG_SHIFT;
         (tag == TAG_WIN || tag == TAG_LOSS) && self.0 & PAYLOAD == plies
+    }
+}
+
+impl fmt::Display for Cell {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match (self.value(), *self) {
+            (Some(v), _) => v.fmt(f),
+            (None, Cell::WON) => f.write_str("win (plies not stored)"),
+            (None, Cell::LOST) => f.write_str("loss (plies not stored)"),
+            (None, Cell::UNUSED) => f.write_str("nothing"),
+            (None, _) => f.write_str("undecided"),
+        }
     }
 }
 

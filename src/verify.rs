@@ -2,9 +2,10 @@
 //! plies must follow from the stored values of the position's children. This is
 //! independent of the solver's predecessor generation.
 
-use crate::generate::{GenerateError, load_known};
+use crate::generate::{GenerateError, load_known, open_table};
 use crate::index::{Index, Indexer, Subspace};
-use crate::moves::{self, Rules};
+use crate::moves::{self, Move, Rules};
+use crate::position::Position;
 use crate::solver::{Known, SolveError, movement_position};
 use crate::value::{Cell, Value};
 use rayon::prelude::*;
@@ -18,8 +19,8 @@ pub struct Mismatch {
     pub index: Index,
     /// The position, as a string.
     pub position: String,
-    /// What the table holds (`None`: no value).
-    pub stored: Option<Value>,
+    /// What the file holds.
+    pub stored: Cell,
     /// What the children imply.
     pub expected: Value,
 }
@@ -40,19 +41,80 @@ pub struct VerifyReport {
 /// Mismatches kept as examples: those with the lowest indices.
 const EXAMPLES: usize = 10;
 
-/// Checks the entries of `sub`'s table in `known` against their children: every
-/// entry when `sample` is 1, otherwise the entries of every `sample`-th orbit
-/// block (a spread-out sample for a quick check of a large database). `known`
-/// must hold the tables of `sub`, of its colour swap and of the subspace its
-/// removals lead into.
+/// The value of movement position `pos` from its children's values in `known`
+/// (`buf`: a reusable move buffer).
+fn value_from_children(
+    ix: &Indexer,
+    rules: Rules,
+    known: &Known,
+    pos: &Position,
+    buf: &mut Vec<Move>,
+) -> Result<Value, SolveError> {
+    buf.clear();
+    moves::generate(pos, rules, buf);
+    let children = buf
+        .iter()
+        .map(|&mv| known.value(ix, &moves::apply(pos, mv)))
+        .collect::<Result<Vec<Value>, SolveError>>()?;
+    Value::from_children(children).ok_or(SolveError::PliesOverflow(Subspace::of(pos)))
+}
+
+/// Whether stored cell `c` says what `v` says (only win, draw or loss where the
+/// file stores no plies).
+fn agrees(c: Cell, v: Value) -> bool {
+    if c == Cell::WON || c == Cell::LOST {
+        c.wdl_code() == Cell::from_value(v).wdl_code()
+    } else {
+        c.value() == Some(v)
+    }
+}
+
+/// Completes `sub`'s table read from a file that stores no plies: every
+/// [`Cell::WON`] and [`Cell::LOST`] gets its exact value from its children in
+/// `known` (the colour swap and the subspace removals lead into, whose files
+/// store plies). Fails if a stored outcome disagrees with the children.
+pub fn derive_plies(
+    ix: &Indexer,
+    rules: Rules,
+    sub: Subspace,
+    mut cells: Vec<Cell>,
+    known: &Known,
+) -> Result<Vec<Cell>, SolveError> {
+    let block = Indexer::block_size(sub) as usize;
+    cells.par_chunks_mut(block).enumerate().try_for_each_init(
+        Vec::new,
+        |buf, (orbit, chunk)| {
+            for (j, c) in chunk.iter_mut().enumerate() {
+                if *c != Cell::WON && *c != Cell::LOST {
+                    continue;
+                }
+                let i = (orbit * block + j) as Index;
+                let (m, o, _) = ix.slot(sub, i);
+                let v = value_from_children(ix, rules, known, &movement_position(m, o), buf)?;
+                if !agrees(*c, v) {
+                    return Err(SolveError::Inconsistent(sub, i));
+                }
+                *c = Cell::from_value(v);
+            }
+            Ok(())
+        },
+    )?;
+    Ok(cells)
+}
+
+/// Checks the entries `table` of `sub` (as read from its file) against their
+/// children: every entry when `sample` is 1, otherwise the entries of every
+/// `sample`-th orbit block (a spread-out sample for a quick check of a large
+/// database). `known` must hold the complete tables of `sub`'s colour swap and
+/// of the subspace its removals lead into.
 pub fn verify_subspace(
     ix: &Indexer,
     rules: Rules,
     known: &Known,
     sub: Subspace,
+    table: &[Cell],
     sample: usize,
 ) -> Result<VerifyReport, SolveError> {
-    let table = known.table(sub).ok_or(SolveError::MissingTable(sub))?;
     let block = Indexer::block_size(sub) as usize;
     let examples = Mutex::new(Vec::new());
     let (checked, mismatches) = table
@@ -72,26 +134,16 @@ pub fn verify_subspace(
                     }
                     seen[(i - base) as usize] = true;
                     let pos = movement_position(m, o);
-                    buf.clear();
-                    moves::generate(&pos, rules, buf);
-                    let children: Result<Vec<Value>, SolveError> = buf
-                        .iter()
-                        .map(|&mv| known.value(ix, &moves::apply(&pos, mv)))
-                        .collect();
-                    let expected = match children.map(Value::from_children) {
-                        Ok(Some(v)) => v,
-                        Ok(None) => {
-                            result = Err(SolveError::PliesOverflow(sub));
-                            return;
-                        }
+                    let expected = match value_from_children(ix, rules, known, &pos, buf) {
+                        Ok(v) => v,
                         Err(e) => {
                             result = Err(e);
                             return;
                         }
                     };
                     checked += 1;
-                    let stored = chunk[(i - base) as usize].value();
-                    if stored != Some(expected) {
+                    let stored = chunk[(i - base) as usize];
+                    if !agrees(stored, expected) {
                         bad += 1;
                         let mut ex = examples.lock().unwrap_or_else(|p| p.into_inner());
                         // keep the lowest indices, whatever order the threads run in
@@ -152,13 +204,14 @@ pub fn verify_dir(
         only.to_vec()
     };
     for sub in present {
-        let needed: Vec<Subspace> = [Some(sub), Some(sub.negate()), sub.after_removal()]
+        let needed: Vec<Subspace> = [Some(sub.negate()), sub.after_removal()]
             .into_iter()
             .flatten()
             .collect();
         known.retain(&needed);
-        load_known(dir, rules, &needed, &mut known)?;
-        let r = verify_subspace(ix, rules, &known, sub, sample)?;
+        load_known(dir, rules, ix, &needed, &mut known)?;
+        let table = open_table(dir, rules, sub)?.read_all()?;
+        let r = verify_subspace(ix, rules, &known, sub, &table, sample)?;
         report(&r);
         out.push(r);
     }

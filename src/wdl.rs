@@ -9,7 +9,7 @@ use rustc_hash::FxHashMap;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
-const UNUSED: u64 = 0;
+/// The codes of [`crate::value::Cell::wdl_code`] (0: no position).
 const DRAW: u64 = 1;
 const WIN: u64 = 2;
 const LOSS: u64 = 3;
@@ -22,15 +22,6 @@ pub struct WdlMap {
     words: Vec<u64>,
 }
 
-fn code(v: Option<Value>) -> u64 {
-    match v {
-        None => UNUSED,
-        Some(Value::Draw) => DRAW,
-        Some(Value::Win(_)) => WIN,
-        Some(Value::Loss(_)) => LOSS,
-    }
-}
-
 impl WdlMap {
     /// Decodes the table of `sub` (every block checked).
     fn load(db: &Database, sub: Subspace) -> Result<WdlMap, QueryError> {
@@ -41,7 +32,7 @@ impl WdlMap {
                 .map(|c| {
                     c.iter()
                         .enumerate()
-                        .fold(0u64, |w, (j, &v)| w | code(v) << (2 * j))
+                        .fold(0u64, |w, (j, c)| w | (c.wdl_code() as u64) << (2 * j))
                 })
                 .collect::<Vec<u64>>()
         })?;

@@ -7,7 +7,7 @@ use millbase::generate::{Limits, Silent, generate, open_table};
 use millbase::index::{Indexer, Subspace};
 use millbase::moves::Rules;
 use millbase::solver::count_values;
-use millbase::storage::write_table;
+use millbase::storage::{Encoding, write_table};
 use millbase::value::{Cell, Value};
 use millbase::verify::verify_dir;
 
@@ -46,7 +46,15 @@ fn a_planted_wrong_value_is_reported() {
         .unwrap();
     cells[i] = Cell::from_value(Value::Win(n + 2));
     let counts = count_values(&ix, sub, &cells);
-    write_table(dir.path(), rules, sub, &cells, counts).unwrap();
+    write_table(
+        dir.path(),
+        rules,
+        sub,
+        &cells,
+        counts,
+        Encoding::for_subspace(sub),
+    )
+    .unwrap();
 
     let bad = verify_dir(dir.path(), rules, &ix, &[sub], 1, &mut |_| {}).unwrap();
     assert!(bad[0].mismatches >= 1);
@@ -54,7 +62,7 @@ fn a_planted_wrong_value_is_reported() {
         bad[0]
             .examples
             .iter()
-            .any(|m| m.index == i as u64 && m.stored == Some(Value::Win(n + 2)))
+            .any(|m| m.index == i as u64 && m.stored == Cell::from_value(Value::Win(n + 2)))
     );
 
     // a sample of every k-th orbit block checks exactly those blocks' positions
