@@ -762,7 +762,7 @@ impl Table {
         }
         let (wdl_frame, plies_frame) = rest.split_at(len);
         let wdl = unpack(wdl_frame, want.div_ceil(4), "win/draw/loss stream")?;
-        if want % 4 != 0 && wdl[want / 4] >> (2 * (want % 4)) != 0 {
+        if !want.is_multiple_of(4) && wdl[want / 4] >> (2 * (want % 4)) != 0 {
             return Err(fault("sets bits past its last entry".into()));
         }
         let decided = wdl.iter().map(|&w| (w & 0xAA).count_ones() as usize).sum();
