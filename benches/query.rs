@@ -1,6 +1,9 @@
 //! Query speed against a generated database (subspaces up to 9 stones in all,
-//! built once into target/bench-db): warm single probes, full move lists, the
-//! reduced placement game `w 4 4`, and `millbase query` as a new process.
+//! built once into target/bench-db-v2): warm single probes and full move lists in
+//! a subspace whose file stores plies (5-4) and one whose file does not (4-5:
+//! plies by one ply of search), the reduced placement game `w 4 4`, and
+//! `millbase query` as a new process. With `MILLBASE_BENCH_DB=DIR` (a complete
+//! database) also probes and move lists in 9-8 and 8-9.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use millbase::generate::{Limits, Silent, generate};
@@ -14,7 +17,7 @@ use std::path::PathBuf;
 use std::process::Command;
 
 fn bench_db() -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/bench-db");
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/bench-db-v2");
     generate(
         &dir,
         Rules::default(),
@@ -45,17 +48,16 @@ fn sample(ix: &Indexer, sub: Subspace, n: u64) -> Vec<Position> {
         .collect()
 }
 
-fn query(c: &mut Criterion) {
-    let dir = bench_db();
-    let db = Database::open(&dir).unwrap();
+/// Warm probes and move lists of positions spread over `sub`.
+fn probes_and_moves(c: &mut Criterion, db: &Database, sub: Subspace) {
     let ix = Indexer::new();
-    let positions = sample(&ix, Subspace::movement(5, 4), 2000);
+    let positions = sample(&ix, sub, 2000);
     for p in &positions {
         db.probe(p).unwrap();
     }
     let mut group = c.benchmark_group("query");
     group.throughput(Throughput::Elements(positions.len() as u64));
-    group.bench_function("probe warm (5-4)", |b| {
+    group.bench_function(format!("probe warm ({sub})"), |b| {
         b.iter(|| {
             positions
                 .iter()
@@ -68,7 +70,7 @@ fn query(c: &mut Criterion) {
         db.moves(p).unwrap();
     }
     group.throughput(Throughput::Elements(few.len() as u64));
-    group.bench_function("move list warm (5-4)", |b| {
+    group.bench_function(format!("move list warm ({sub})"), |b| {
         b.iter(|| {
             few.iter()
                 .map(|p| db.moves(black_box(p)).unwrap().len())
@@ -76,6 +78,22 @@ fn query(c: &mut Criterion) {
         })
     });
     group.finish();
+}
+
+fn query(c: &mut Criterion) {
+    if let Some(full) = std::env::var_os("MILLBASE_BENCH_DB") {
+        let db = Database::open(std::path::Path::new(&full)).unwrap();
+        for sub in [Subspace::movement(9, 8), Subspace::movement(8, 9)] {
+            probes_and_moves(c, &db, sub);
+        }
+    }
+    let dir = bench_db();
+    let db = Database::open(&dir).unwrap();
+    let ix = Indexer::new();
+    for sub in [Subspace::movement(5, 4), Subspace::movement(4, 5)] {
+        probes_and_moves(c, &db, sub);
+    }
+    let positions = sample(&ix, Subspace::movement(5, 4), 2000);
 
     // the placement phase: reduced games solved from scratch (fresh tables each time)
     let mut g = c.benchmark_group("opening");

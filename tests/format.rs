@@ -1,0 +1,282 @@
+//! Format 2: files of subspaces where the side to move has fewer stones store no
+//! plies; they come back exactly (from work files during generation, by one ply
+//! of search otherwise). Format 1 files are still read and `upgrade` rewrites
+//! them. Damage to a file without plies is detected like any other.
+
+mod common;
+
+use common::run;
+use millbase::generate::{Limits, Silent, WORK_DIR, generate, load_known, open_table};
+use millbase::index::{Indexer, Subspace};
+use millbase::moves::Rules;
+use millbase::query::Database;
+use millbase::solver::{Known, count_values, movement_position};
+use millbase::storage::{Encoding, StorageError, Table, file_name, write_table};
+use millbase::value::{Cell, Value};
+use millbase::verify::verify_dir;
+use rayon::prelude::*;
+use std::path::Path;
+
+/// 3-3, 4-3 and 3-4.
+const SMALL: Limits = Limits {
+    max_stones: 4,
+    max_total: 7,
+};
+
+fn subs() -> [Subspace; 3] {
+    [(3, 3), (4, 3), (3, 4)].map(|(m, o)| Subspace::movement(m, o))
+}
+
+fn build(dir: &Path, limits: Limits) {
+    generate(dir, Rules::default(), limits, &Indexer::new(), &Silent).unwrap();
+}
+
+/// The complete tables (plies everywhere) of `subs()` as the library loads them.
+fn complete(dir: &Path) -> Vec<Vec<Cell>> {
+    let ix = Indexer::new();
+    subs()
+        .iter()
+        .map(|&s| {
+            let mut known = Known::new();
+            load_known(dir, Rules::default(), &ix, &[s], &mut known).unwrap();
+            known.table(s).unwrap().to_vec()
+        })
+        .collect()
+}
+
+#[test]
+fn files_store_plies_only_where_the_mover_has_at_least_as_many_stones() {
+    let dir = tempfile::tempdir().unwrap();
+    build(dir.path(), SMALL);
+    for s in subs() {
+        let t = open_table(dir.path(), Rules::default(), s).unwrap();
+        assert_eq!(t.header.version, 2);
+        assert_eq!(t.has_plies(), s.mover >= s.opponent, "{s}");
+        let cells = t.read_all().unwrap();
+        let without = cells.iter().filter(|&&c| c == Cell::WON || c == Cell::LOST);
+        if t.has_plies() {
+            assert_eq!(without.count(), 0, "{s}");
+        } else {
+            // every win and loss lacks plies, and there are some
+            assert!(
+                cells
+                    .iter()
+                    .all(|c| c.value().is_none_or(|v| v == Value::Draw))
+            );
+            assert!(without.count() > 0, "{s}");
+        }
+    }
+    // a file in the encoding of the other side is refused
+    let s = Subspace::movement(3, 4);
+    let cells = complete(dir.path()).remove(2);
+    let counts = count_values(&Indexer::new(), s, &cells);
+    write_table(
+        dir.path(),
+        Rules::default(),
+        s,
+        &cells,
+        counts,
+        Encoding::WdlPlies,
+    )
+    .unwrap();
+    let e = open_table(dir.path(), Rules::default(), s).err().unwrap();
+    assert!(e.to_string().contains("encoding"), "{e}");
+}
+
+#[test]
+fn probes_without_stored_plies_equal_the_derived_tables() {
+    let dir = tempfile::tempdir().unwrap();
+    build(dir.path(), SMALL);
+    let ix = Indexer::new();
+    let db = Database::open(dir.path()).unwrap();
+    let s = Subspace::movement(3, 4);
+    let table = &complete(dir.path())[2];
+    let mut decided = 0;
+    for i in 0..ix.index_size(s) {
+        let Some((m, o)) = ix.unrank(s, i) else {
+            continue;
+        };
+        let v = db.probe(&movement_position(m, o)).unwrap();
+        assert_eq!(Some(v), table[i as usize].value(), "index {i}");
+        decided += v.plies().is_some() as u64;
+    }
+    assert!(decided > 0);
+}
+
+#[test]
+fn work_files_keep_plies_until_their_pair_is_solved() {
+    let dir = tempfile::tempdir().unwrap();
+    build(dir.path(), SMALL);
+    let s = Subspace::movement(3, 4);
+    let work = dir.path().join(WORK_DIR).join(file_name(s));
+    // 4-4, whose removals lead into 3-4, is not within the limits: no work file,
+    // the plies of 3-4 are derived from its children
+    assert!(!work.exists());
+    let derived = complete(dir.path());
+    // a work file is preferred to deriving: plant one with a changed plies
+    let mut planted = derived[2].clone();
+    let i = planted
+        .iter()
+        .position(|c| matches!(c.value(), Some(Value::Win(_))))
+        .unwrap();
+    let Some(Value::Win(n)) = planted[i].value() else {
+        unreachable!()
+    };
+    planted[i] = Cell::from_value(Value::Win(n + 2));
+    let counts = open_table(dir.path(), Rules::default(), s)
+        .unwrap()
+        .header
+        .counts;
+    std::fs::create_dir_all(work.parent().unwrap()).unwrap();
+    write_table(
+        work.parent().unwrap(),
+        Rules::default(),
+        s,
+        &planted,
+        counts,
+        Encoding::WdlPlies,
+    )
+    .unwrap();
+    assert_eq!(complete(dir.path())[2], planted);
+    // building 4-4 consumes the (now correct) work file and removes it
+    write_table(
+        work.parent().unwrap(),
+        Rules::default(),
+        s,
+        &derived[2],
+        counts,
+        Encoding::WdlPlies,
+    )
+    .unwrap();
+    let more = Limits {
+        max_stones: 4,
+        max_total: 8,
+    };
+    build(dir.path(), more);
+    assert!(!work.exists());
+    assert_eq!(complete(dir.path()), derived);
+    // a fresh run that builds 3-4 and 4-4 together keeps the work file only
+    // until 4-4 is done, and gives the same tables
+    let fresh = tempfile::tempdir().unwrap();
+    build(fresh.path(), more);
+    assert!(!fresh.path().join(WORK_DIR).join(file_name(s)).exists());
+    assert_eq!(complete(fresh.path()), derived);
+    let ix = Indexer::new();
+    let four = Subspace::movement(4, 4);
+    let tables = |d: &Path| {
+        let mut k = Known::new();
+        load_known(d, Rules::default(), &ix, &[four], &mut k).unwrap();
+        k.table(four).unwrap().to_vec()
+    };
+    assert_eq!(tables(fresh.path()), tables(dir.path()));
+}
+
+#[test]
+fn format_1_files_are_read_and_upgraded() {
+    let dir = tempfile::tempdir().unwrap();
+    build(dir.path(), SMALL);
+    let want = complete(dir.path());
+    let ix = Indexer::new();
+    for (s, cells) in subs().into_iter().zip(&want) {
+        let counts = count_values(&ix, s, cells);
+        write_table(
+            dir.path(),
+            Rules::default(),
+            s,
+            cells,
+            counts,
+            Encoding::Code8,
+        )
+        .unwrap();
+        let t = open_table(dir.path(), Rules::default(), s).unwrap();
+        assert_eq!(t.header.version, 1);
+        assert_eq!(&t.read_all().unwrap(), cells);
+    }
+    let o = run(&["upgrade", "--db", dir.path().to_str().unwrap()]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("upgraded 3 files"));
+    for s in subs() {
+        let t = open_table(dir.path(), Rules::default(), s).unwrap();
+        assert_eq!(t.header.version, 2);
+        assert_eq!(t.header.encoding, Encoding::for_subspace(s));
+    }
+    assert_eq!(complete(dir.path()), want);
+    // nothing left to do the second time
+    let o = run(&["upgrade", "--db", dir.path().to_str().unwrap()]);
+    assert!(String::from_utf8_lossy(&o.stdout).contains("upgraded 0 files"));
+}
+
+#[test]
+fn verify_finds_a_wrong_outcome_where_no_plies_are_stored() {
+    let dir = tempfile::tempdir().unwrap();
+    build(dir.path(), SMALL);
+    let ix = Indexer::new();
+    let s = Subspace::movement(3, 4);
+    let clean = verify_dir(dir.path(), Rules::default(), &ix, &[s], 1, &mut |_| {}).unwrap();
+    assert_eq!((clean[0].mismatches, clean[0].checked), (0, ix.classes(s)));
+    let mut cells = open_table(dir.path(), Rules::default(), s)
+        .unwrap()
+        .read_all()
+        .unwrap();
+    let i = cells.iter().position(|&c| c == Cell::WON).unwrap();
+    cells[i] = Cell::LOST;
+    let counts = open_table(dir.path(), Rules::default(), s)
+        .unwrap()
+        .header
+        .counts;
+    write_table(
+        dir.path(),
+        Rules::default(),
+        s,
+        &cells,
+        counts,
+        Encoding::WdlOnly,
+    )
+    .unwrap();
+    let bad = verify_dir(dir.path(), Rules::default(), &ix, &[s], 1, &mut |_| {}).unwrap();
+    assert_eq!(bad[0].mismatches, 1);
+    assert_eq!(bad[0].examples[0].index, i as u64);
+    assert_eq!(bad[0].examples[0].stored, Cell::LOST);
+    // a probe of it finds the disagreement instead of answering
+    let (m, o) = ix.unrank(s, i as u64).unwrap();
+    let e = Database::open(dir.path())
+        .unwrap()
+        .probe(&movement_position(m, o))
+        .unwrap_err();
+    assert!(e.to_string().contains("disagrees"), "{e}");
+}
+
+#[test]
+fn damage_to_a_file_without_plies_is_detected() {
+    let dir = tempfile::tempdir().unwrap();
+    build(dir.path(), SMALL);
+    let s = Subspace::movement(3, 4);
+    let path = dir.path().join(file_name(s));
+    let bytes = std::fs::read(&path).unwrap();
+    let check = |b: &[u8], name: &str| -> Result<(), StorageError> {
+        let d = tempfile::tempdir().unwrap();
+        let p = d.path().join(name);
+        std::fs::write(&p, b).unwrap();
+        let t = Table::open(&p, Rules::default(), s)?;
+        t.check()
+    };
+    assert!(check(&bytes, &file_name(s)).is_ok());
+    // every third byte flipped, every truncation
+    let missed: Vec<usize> = (0..bytes.len())
+        .into_par_iter()
+        .filter(|&i| {
+            let mut b = bytes.clone();
+            if i % 3 == 0 {
+                b[i] ^= 0x5A;
+            } else {
+                b.truncate(i);
+            }
+            check(&b, &file_name(s)).is_ok()
+        })
+        .collect();
+    assert!(
+        missed.is_empty(),
+        "undetected at {:?}",
+        &missed[..missed.len().min(10)]
+    );
+}
