@@ -699,7 +699,7 @@ impl Table {
     /// Decodes block `b` into cells, checking its checksum and size.
     pub fn block(&self, b: usize) -> Result<Vec<Cell>, StorageError> {
         let mut out = vec![];
-        self.block_with(&mut zstd::bulk::Decompressor::default(), b, &mut out)?;
+        self.block_with(&mut zstd::bulk::Decompressor::default(), b, false, &mut out)?;
         Ok(out)
     }
 
@@ -719,6 +719,7 @@ impl Table {
         &self,
         zd: &mut zstd::bulk::Decompressor<'_>,
         b: usize,
+        outcomes_only: bool,
         out: &mut Vec<Cell>,
     ) -> Result<(), StorageError> {
         let fault = |f: String| corrupt(&self.path, format!("block {b} {f}"));
@@ -766,10 +767,15 @@ impl Table {
             return Err(fault("sets bits past its last entry".into()));
         }
         let decided = wdl.iter().map(|&w| (w & 0xAA).count_ones() as usize).sum();
-        let half_plies = match (self.has_plies(), decided) {
-            (true, n) if n > 0 => unpack(plies_frame, n, "plies stream")?,
-            _ if plies_frame.is_empty() => vec![],
-            _ => return Err(fault("has bytes past its streams".into())),
+        let half_plies = if !self.has_plies() || decided == 0 {
+            if !plies_frame.is_empty() {
+                return Err(fault("has bytes past its streams".into()));
+            }
+            vec![]
+        } else if outcomes_only {
+            vec![] // not needed; the block checksum covers it
+        } else {
+            unpack(plies_frame, decided, "plies stream")?
         };
         let mut half = half_plies.iter();
         for j in 0..want {
@@ -806,12 +812,29 @@ impl Table {
         &self,
         f: impl Fn(&[Cell]) -> T + Sync,
     ) -> Result<Vec<T>, StorageError> {
+        self.map_decoded(false, f)
+    }
+
+    /// [`Table::map_blocks`] for win, draw or loss only: format 2 skips the plies
+    /// streams, so wins and losses may come as [`Cell::WON`] and [`Cell::LOST`].
+    pub fn map_outcomes<T: Send>(
+        &self,
+        f: impl Fn(&[Cell]) -> T + Sync,
+    ) -> Result<Vec<T>, StorageError> {
+        self.map_decoded(true, f)
+    }
+
+    fn map_decoded<T: Send>(
+        &self,
+        outcomes_only: bool,
+        f: impl Fn(&[Cell]) -> T + Sync,
+    ) -> Result<Vec<T>, StorageError> {
         (0..self.header.blocks as usize)
             .into_par_iter()
             .map_init(
                 || (zstd::bulk::Decompressor::default(), Vec::new()),
                 |(zd, cells), b| {
-                    self.block_with(zd, b, cells)?;
+                    self.block_with(zd, b, outcomes_only, cells)?;
                     Ok(f(cells))
                 },
             )

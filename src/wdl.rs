@@ -26,7 +26,7 @@ impl WdlMap {
     /// Decodes the table of `sub` (every block checked).
     fn load(db: &Database, sub: Subspace) -> Result<WdlMap, QueryError> {
         let table = db.table(sub)?;
-        let blocks = table.map_blocks(|values| {
+        let blocks = table.map_outcomes(|values| {
             values
                 .chunks(PER_WORD as usize)
                 .map(|c| {

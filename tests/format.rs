@@ -280,3 +280,39 @@ fn damage_to_a_file_without_plies_is_detected() {
         &missed[..missed.len().min(10)]
     );
 }
+
+#[test]
+fn win_draw_loss_maps_agree_with_probes_in_every_encoding() {
+    let dir = tempfile::tempdir().unwrap();
+    build(dir.path(), SMALL);
+    let ix = Indexer::new();
+    let want = complete(dir.path());
+    let check = |d: &Path| {
+        let db = Database::open(d).unwrap();
+        let maps = millbase::wdl::WdlMaps::new();
+        for (s, table) in subs().into_iter().zip(&want) {
+            let map = maps.get(&db, s).unwrap();
+            for (i, c) in table.iter().enumerate() {
+                match c.value() {
+                    None => assert!(map.value(i as u64).is_err(), "{s} {i}"),
+                    Some(v) => assert_eq!(map.value(i as u64).unwrap().name(), v.name()),
+                }
+            }
+        }
+    };
+    check(dir.path());
+    // format 1 files
+    for (s, cells) in subs().into_iter().zip(&want) {
+        let counts = count_values(&ix, s, cells);
+        write_table(
+            dir.path(),
+            Rules::default(),
+            s,
+            cells,
+            counts,
+            Encoding::Code8,
+        )
+        .unwrap();
+    }
+    check(dir.path());
+}
