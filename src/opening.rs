@@ -350,7 +350,7 @@ impl Worker {
             // the leaf tables whole (seconds each, then a memory read per leaf)
             Precision::WinDrawLoss if self.leaf_probes < sh.maps_after => {
                 self.leaf_probes += 1;
-                sh.db.probe(pos)?
+                sh.db.probe_outcome(pos)?
             }
             Precision::WinDrawLoss => {
                 let (sub, i) = sh.ix.rank_position(pos);

@@ -121,6 +121,14 @@ pub struct Answer {
     pub moves: Vec<EvaluatedMove>,
 }
 
+/// The error for index `index` of `table` holding no value.
+fn no_value(table: &Table, index: Index) -> QueryError {
+    QueryError::NoValue {
+        path: table.path().to_path_buf(),
+        index,
+    }
+}
+
 /// Decoded blocks kept (8 KiB each: at most 128 MiB).
 const CACHE_BLOCKS: usize = 16384;
 
@@ -197,10 +205,6 @@ impl Database {
         if let Some(v) = cell.value() {
             return Ok(v);
         }
-        let no_value = |table: &Table, index| QueryError::NoValue {
-            path: table.path().to_path_buf(),
-            index,
-        };
         if cell != Cell::WON && cell != Cell::LOST {
             return Err(no_value(&table, i));
         }
@@ -217,6 +221,19 @@ impl Database {
                 path: table.path().to_path_buf(),
                 fault: format!("entry {i} disagrees with its children"),
             })),
+        }
+    }
+
+    /// Win, draw or loss of a movement-phase `pos`, without searching: plies
+    /// are 0 where the file stores none (as in [`crate::wdl::WdlMap`]).
+    pub(crate) fn probe_outcome(&self, pos: &Position) -> Result<Value, QueryError> {
+        let Some((cell, table, i)) = self.stored(pos)? else {
+            return Ok(Value::Loss(0));
+        };
+        match cell {
+            Cell::WON => Ok(Value::Win(0)),
+            Cell::LOST => Ok(Value::Loss(0)),
+            c => c.value().ok_or_else(|| no_value(&table, i)),
         }
     }
 
