@@ -13,7 +13,7 @@
 //! non-trivial stabiliser leave some slots whose decoded `O` is not the least of its
 //! images: such slots are "not canonical" and decode to `None`.
 
-use crate::geometry::{ALL, Bits, POINTS, SYMMETRY_COUNT, points, transform};
+use crate::geometry::{ALL, Bits, INVERSE, POINTS, SYMMETRY_COUNT, points, transform};
 use crate::position::{Position, STONES_PER_SIDE};
 use std::fmt;
 use std::sync::OnceLock;
@@ -245,59 +245,71 @@ struct SetTable {
 }
 
 impl SetTable {
-    /// Builds the table of `k`-sets: first, in parallel, each set's least image,
-    /// the symmetry reaching it, its stabiliser and the least image's colex rank;
-    /// then orbits are numbered in order (the least image of a set never comes
-    /// after it).
+    /// Builds the table of `k`-sets in two parallel passes: first the least
+    /// elements of the orbits (a set is one unless an image is smaller, which
+    /// most sets show after a few of the 16 symmetries), in increasing order,
+    /// numbering the orbits; then the 16 images of each least element get their
+    /// entries (the least symmetry where several reach it).
     fn build(k: usize) -> SetTable {
         use rayon::prelude::*;
+        use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
         const CHUNK: usize = 1 << 14;
         let n = BINOM[POINTS][k] as usize;
-        // (set, least image's rank, symmetry, stabiliser) per colex rank
-        let mut scan: Vec<(Bits, u32, u8, u16)> = vec![(0, 0, 0, 0); n];
-        scan.par_chunks_mut(CHUNK)
-            .enumerate()
-            .for_each(|(c, chunk)| {
+        let least: Vec<(Bits, u16)> = (0..n.div_ceil(CHUNK))
+            .into_par_iter()
+            .flat_map_iter(|c| {
+                let end = ((c + 1) * CHUNK).min(n);
                 let mut set = colex_unrank((c * CHUNK) as u32, k);
-                for slot in chunk.iter_mut() {
-                    let mut least = set;
-                    let mut sym = 0;
-                    let mut stab: u16 = 0;
-                    for s in 0..SYMMETRY_COUNT {
-                        let img = transform(s, set);
-                        if img < least {
-                            least = img;
-                            sym = s;
-                        }
-                        if img == set {
-                            stab |= 1 << s;
-                        }
+                let mut out = vec![];
+                for r in c * CHUNK..end {
+                    if let Some(stab) = stabiliser_if_least(set) {
+                        out.push((set, stab));
                     }
-                    *slot = (set, colex_rank(least), sym as u8, stab);
-                    if k > 0 {
+                    if k > 0 && r + 1 < end {
                         set = next_same_size(set);
                     }
                 }
+                out
+            })
+            .collect();
+        let entries: Vec<AtomicU32> = (0..n)
+            .into_par_iter()
+            .map(|_| AtomicU32::new(u32::MAX))
+            .collect();
+        least
+            .par_iter()
+            .enumerate()
+            .for_each(|(orbit, &(rep, stab))| {
+                let head = ((orbit as u32) << 5) | (((stab != 1) as u32) << 4);
+                for t in 0..SYMMETRY_COUNT {
+                    // INVERSE[t] maps this image back to the least element
+                    let img = transform(t, rep);
+                    entries[colex_rank(img) as usize].fetch_min(head | INVERSE[t] as u32, Relaxed);
+                }
             });
-        let mut entries: Vec<u32> = Vec::with_capacity(n);
-        let mut reps = vec![];
-        let mut stabilisers = vec![];
-        for (r, &(set, least_rank, sym, stab)) in scan.iter().enumerate() {
-            let entry = if least_rank as usize == r {
-                reps.push(set);
-                stabilisers.push(stab);
-                ((reps.len() as u32 - 1) << 5) | (((stab != 1) as u32) << 4)
-            } else {
-                (entries[least_rank as usize] & !15) | sym as u32
-            };
-            entries.push(entry);
-        }
         SetTable {
-            entries,
-            reps,
-            stabilisers,
+            entries: entries.into_par_iter().map(AtomicU32::into_inner).collect(),
+            reps: least.iter().map(|l| l.0).collect(),
+            stabilisers: least.iter().map(|l| l.1).collect(),
         }
     }
+}
+
+/// The symmetries fixing `set` (bit `s` for symmetry `s`) if no image of `set`
+/// is smaller than it, else `None`.
+#[inline(always)]
+fn stabiliser_if_least(set: Bits) -> Option<u16> {
+    let mut stab = 0;
+    for s in 0..SYMMETRY_COUNT {
+        let img = transform(s, set);
+        if img < set {
+            return None;
+        }
+        if img == set {
+            stab |= 1 << s;
+        }
+    }
+    Some(stab)
 }
 
 /// A mover set's symmetry class, for ranking many positions with that mover set.
@@ -479,6 +491,49 @@ impl Indexer {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The set tables the plain way: every image of every set.
+    fn naive_table(k: usize) -> (Vec<u32>, Vec<Bits>, Vec<u16>) {
+        let n = BINOM[POINTS][k] as usize;
+        let (mut entries, mut reps, mut stabs): (Vec<u32>, Vec<Bits>, Vec<u16>) =
+            (vec![], vec![], vec![]);
+        let mut set = colex_unrank(0, k);
+        for r in 0..n {
+            let (mut least, mut sym, mut stab) = (set, 0, 0u16);
+            for s in 0..SYMMETRY_COUNT {
+                let img = transform(s, set);
+                if img < least {
+                    (least, sym) = (img, s);
+                }
+                if img == set {
+                    stab |= 1 << s;
+                }
+            }
+            let entry = if least == set {
+                reps.push(set);
+                stabs.push(stab);
+                ((reps.len() as u32 - 1) << 5) | (((stab != 1) as u32) << 4)
+            } else {
+                (entries[colex_rank(least) as usize] & !15) | sym as u32
+            };
+            entries.push(entry);
+            if k > 0 && r + 1 < n {
+                set = next_same_size(set);
+            }
+        }
+        (entries, reps, stabs)
+    }
+
+    #[test]
+    fn set_tables_equal_the_plain_construction() {
+        for k in 0..=9 {
+            let t = SetTable::build(k);
+            let (entries, reps, stabs) = naive_table(k);
+            assert!(t.entries == entries, "entries of {k}-sets");
+            assert_eq!(t.reps, reps, "{k}");
+            assert_eq!(t.stabilisers, stabs, "{k}");
+        }
+    }
 
     #[test]
     fn colex_round_trip() {
