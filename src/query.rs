@@ -205,7 +205,7 @@ impl Database {
         if let Some(v) = cell.value() {
             return Ok(v);
         }
-        if cell != Cell::WON && cell != Cell::LOST {
+        if !cell.lacks_plies() {
             return Err(no_value(&table, i));
         }
         let mut children = vec![];
@@ -216,7 +216,7 @@ impl Database {
             });
         }
         match Value::from_children(children) {
-            Some(v) if Cell::from_value(v).wdl_code() == cell.wdl_code() => Ok(v),
+            Some(v) if cell.agrees_with(v) => Ok(v),
             _ => Err(QueryError::Storage(StorageError::Corrupt {
                 path: table.path().to_path_buf(),
                 fault: format!("entry {i} disagrees with its children"),

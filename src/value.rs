@@ -54,6 +54,22 @@ impl Cell {
         }
     }
 
+    /// Whether this is a win or loss whose plies the file does not store
+    /// ([`Cell::WON`] or [`Cell::LOST`]).
+    pub fn lacks_plies(self) -> bool {
+        self == Cell::WON || self == Cell::LOST
+    }
+
+    /// Whether this stored cell says what `v` says: the same value, or the same
+    /// win or loss where the plies are not stored.
+    pub fn agrees_with(self, v: Value) -> bool {
+        if self.lacks_plies() {
+            self.wdl_code() == Cell::from_value(v).wdl_code()
+        } else {
+            self.value() == Some(v)
+        }
+    }
+
     /// Not yet known, with `count` children not yet proven won.
     pub fn open(count: u16) -> Cell {
         debug_assert!(count <= PAYLOAD);

@@ -59,16 +59,6 @@ fn value_from_children(
     Value::from_children(children).ok_or(SolveError::PliesOverflow(Subspace::of(pos)))
 }
 
-/// Whether stored cell `c` says what `v` says (only win, draw or loss where the
-/// file stores no plies).
-fn agrees(c: Cell, v: Value) -> bool {
-    if c == Cell::WON || c == Cell::LOST {
-        c.wdl_code() == Cell::from_value(v).wdl_code()
-    } else {
-        c.value() == Some(v)
-    }
-}
-
 /// Completes `sub`'s table read from a file that stores no plies: every
 /// [`Cell::WON`] and [`Cell::LOST`] gets its exact value from its children in
 /// `known` (the colour swap and the subspace removals lead into, whose files
@@ -85,13 +75,13 @@ pub fn derive_plies(
         Vec::new,
         |buf, (orbit, chunk)| {
             for (j, c) in chunk.iter_mut().enumerate() {
-                if *c != Cell::WON && *c != Cell::LOST {
+                if !c.lacks_plies() {
                     continue;
                 }
                 let i = (orbit * block + j) as Index;
                 let (m, o, _) = ix.slot(sub, i);
                 let v = value_from_children(ix, rules, known, &movement_position(m, o), buf)?;
-                if !agrees(*c, v) {
+                if !c.agrees_with(v) {
                     return Err(SolveError::Inconsistent(sub, i));
                 }
                 *c = Cell::from_value(v);
@@ -143,7 +133,7 @@ pub fn verify_subspace(
                     };
                     checked += 1;
                     let stored = chunk[(i - base) as usize];
-                    if !agrees(stored, expected) {
+                    if !stored.agrees_with(expected) {
                         bad += 1;
                         let mut ex = examples.lock().unwrap_or_else(|p| p.into_inner());
                         // keep the lowest indices, whatever order the threads run in
