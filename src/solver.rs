@@ -198,6 +198,43 @@ struct Scratch {
     values: Vec<Value>,
 }
 
+/// Most predecessor updates gathered before they are applied (4 bytes each).
+const BATCH_UPDATES: usize = 1 << 25;
+
+/// Index bit that marks an update from a lost child; indices stay below it.
+const LOST_BIT: u32 = 1 << 31;
+
+/// Slots of a table per bucket of updates, as a shift: about 2^19 cells (1 MB,
+/// cache-resident while its bucket is applied), fewer for small tables so that
+/// there are at least about 64 buckets to share among threads.
+fn bucket_shift(len: usize) -> u32 {
+    let bits = usize::BITS - len.leading_zeros();
+    bits.saturating_sub(6).min(19)
+}
+
+/// Predecessor updates of one batch, by bucket (index `>> shift`): the index,
+/// with [`LOST_BIT`] set when the child was lost.
+struct Updates {
+    buckets: Vec<Vec<u32>>,
+}
+
+impl Updates {
+    fn new(buckets: usize) -> Updates {
+        Updates {
+            buckets: vec![Vec::new(); buckets],
+        }
+    }
+
+    fn push(&mut self, shift: u32, r: Index, lost: bool) {
+        let tag = if lost { LOST_BIT } else { 0 };
+        self.buckets[(r >> shift) as usize].push(r as u32 | tag);
+    }
+
+    fn decode(u: u32) -> (Index, bool) {
+        ((u & !LOST_BIT) as Index, u & LOST_BIT != 0)
+    }
+}
+
 impl Pair<'_> {
     /// Table number of the subspace that non-removing moves from table `k` lead to.
     fn other(&self, k: usize) -> usize {
@@ -217,7 +254,10 @@ impl Pair<'_> {
         if n >= MAX_PLIES {
             self.fail(SolveError::PliesOverflow(self.subs[k]));
         }
-        self.max_level.fetch_max(n as u32, Relaxed);
+        // a plain load first: the shared maximum rarely changes
+        if n as u32 > self.max_level.load(Relaxed) {
+            self.max_level.fetch_max(n as u32, Relaxed);
+        }
         let block = i / Indexer::block_size(self.subs[k]);
         self.agendas[k].mark(n, block as usize);
     }
@@ -332,15 +372,12 @@ impl Pair<'_> {
             .ok_or(SolveError::PliesOverflow(self.subs[k]))
     }
 
-    /// Pushes the value of position `(mover, opponent)` of table `k`, decided at
-    /// `n` plies, to its predecessors.
-    fn push(&self, k: usize, mover: Bits, opponent: Bits, v: Value, scratch: &mut Scratch) {
-        let t = self.other(k);
-        let sub_t = self.subs[t];
-        // predecessors: the opponent (to move there) moved a stone x -> y without closing a mill
+    /// The distinct indices of the predecessors of position `(mover, opponent)`,
+    /// into `preds`: positions of the colour-swapped subspace from which the
+    /// opponent (to move there) moved a stone x -> y without closing a mill.
+    fn predecessors(&self, mover: Bits, opponent: Bits, preds: &mut Vec<Index>) {
         let empty = ALL & !(mover | opponent);
         let fly = self.rules.flying && opponent.count_ones() == 3;
-        let mut preds = std::mem::take(&mut scratch.indices);
         preds.clear();
         for y in points(opponent) {
             if in_mill(opponent, y) {
@@ -354,69 +391,134 @@ impl Pair<'_> {
         }
         preds.sort_unstable();
         preds.dedup();
-        let cells = &self.cells[t];
-        match v {
-            Value::Loss(n) => {
-                let win = Cell::from_value(Value::Win(n + 1)).0;
-                for &r in preds.iter() {
-                    let upd = cells[r as usize].fetch_update(Relaxed, Relaxed, |c| {
-                        let c = Cell(c);
-                        let better = match c.value() {
-                            None => c.open_count().is_some(),
-                            Some(Value::Win(m)) => m > n + 1,
-                            Some(_) => false,
-                        };
-                        better.then_some(win)
-                    });
-                    if upd.is_ok() {
-                        self.note_decided(t, r, Value::Win(n + 1));
-                    }
-                }
-            }
-            Value::Win(n) => {
-                for &r in preds.iter() {
-                    let upd = cells[r as usize].fetch_update(Relaxed, Relaxed, |c| {
-                        Cell(c).open_count().filter(|&k| k > 0).map(|k| k - 1)
-                    });
-                    if upd == Ok(1) {
-                        let (rm, ro, _) = self.ix.slot(sub_t, r);
-                        match self.resolve_all_won(t, rm, ro, n, scratch) {
-                            Ok(val) => {
-                                self.note_decided(t, r, val);
-                                cells[r as usize].store(Cell::from_value(val).0, Relaxed);
-                            }
-                            Err(e) => self.fail(e),
-                        }
-                    }
-                }
-            }
-            Value::Draw => {}
-        }
-        scratch.indices = preds;
     }
 
+    /// Applies to position `r` of table `t` the news that one of its children
+    /// was decided at `n` plies: lost (`child_lost`), making `r` a win at
+    /// `n + 1` unless it already wins faster, or won, taking one from its count
+    /// of open children and resolving it when none are left. Only the thread
+    /// that owns `r`'s bucket calls this during a level, so plain loads and
+    /// stores suffice.
+    fn apply(&self, t: usize, r: Index, n: u16, child_lost: bool, scratch: &mut Scratch) {
+        let cell = &self.cells[t][r as usize];
+        let c = Cell(cell.load(Relaxed));
+        if child_lost {
+            let better = match c.value() {
+                None => c.open_count().is_some(),
+                Some(Value::Win(m)) => m > n + 1,
+                Some(_) => false,
+            };
+            if better {
+                cell.store(Cell::from_value(Value::Win(n + 1)).0, Relaxed);
+                self.note_decided(t, r, Value::Win(n + 1));
+            }
+            return;
+        }
+        match c.open_count() {
+            Some(1) => {
+                let (rm, ro, _) = self.ix.slot(self.subs[t], r);
+                match self.resolve_all_won(t, rm, ro, n, scratch) {
+                    Ok(val) => {
+                        self.note_decided(t, r, val);
+                        cell.store(Cell::from_value(val).0, Relaxed);
+                    }
+                    Err(e) => self.fail(e),
+                }
+            }
+            Some(open) if open > 1 => cell.store(Cell::open(open - 1).0, Relaxed),
+            _ => {}
+        }
+    }
+
+    /// At most how many predecessors a position of `sub` has: each opponent
+    /// stone moved back from a neighbour, or from any empty point when it flies.
+    fn max_predecessors(&self, sub: Subspace) -> usize {
+        let opponent = sub.opponent as usize;
+        let empty = 24 - sub.mover as usize - opponent;
+        if self.rules.flying && opponent == 3 {
+            opponent * empty
+        } else {
+            opponent * 4
+        }
+    }
+
+    /// Processes level `n`: every position decided at `n` plies tells its
+    /// predecessors. Table by table, the positions' predecessor indices are
+    /// gathered in batches, sorted into buckets of neighbouring indices, and
+    /// each bucket is then applied by one thread: the updates of a bucket touch
+    /// a small stretch of the table (cache-resident) and need no atomic
+    /// read-modify-write, where updating predecessors in place would wait on a
+    /// cache miss and a locked instruction for each.
     fn process_level(&self, n: u16) {
         for k in 0..self.subs.len() {
+            let t = self.other(k);
             let sub = self.subs[k];
             let block = Indexer::block_size(sub) as usize;
             let cells = &self.cells[k];
-            self.agendas[k].blocks(n).into_par_iter().for_each_init(
-                Scratch::default,
-                |scratch, orbit| {
+            let shift = bucket_shift(self.cells[t].len());
+            let buckets = (self.cells[t].len() >> shift) + 1;
+            let orbits = self.agendas[k].blocks(n);
+            // positions decided at n per orbit block, to size the batches
+            let decided: Vec<usize> = orbits
+                .par_iter()
+                .map(|&orbit| {
                     let chunk = &cells[orbit * block..(orbit + 1) * block];
-                    for (j, c) in chunk.iter().enumerate() {
-                        let c = Cell(c.load(Relaxed));
-                        if !c.decided_at(n) {
-                            continue;
+                    chunk
+                        .iter()
+                        .filter(|c| Cell(c.load(Relaxed)).decided_at(n))
+                        .count()
+                })
+                .collect();
+            let most = self.max_predecessors(sub);
+            let mut rest = &orbits[..];
+            let mut counts = &decided[..];
+            while !rest.is_empty() {
+                let mut take = 0;
+                let mut bound = 0;
+                while take < rest.len()
+                    && (take == 0 || bound + counts[take] * most <= BATCH_UPDATES)
+                {
+                    bound += counts[take] * most;
+                    take += 1;
+                }
+                let (now, later) = rest.split_at(take);
+                rest = later;
+                counts = &counts[take..];
+                let parts: Vec<Updates> = now
+                    .par_iter()
+                    .fold(
+                        || (Scratch::default(), Updates::new(buckets)),
+                        |(mut scratch, mut out), &orbit| {
+                            let chunk = &cells[orbit * block..(orbit + 1) * block];
+                            for (j, c) in chunk.iter().enumerate() {
+                                let c = Cell(c.load(Relaxed));
+                                if !c.decided_at(n) {
+                                    continue;
+                                }
+                                let i = (orbit * block + j) as Index;
+                                let (m, o, _) = self.ix.slot(sub, i);
+                                let lost = matches!(c.value(), Some(Value::Loss(_)));
+                                self.predecessors(m, o, &mut scratch.indices);
+                                for &r in &scratch.indices {
+                                    out.push(shift, r, lost);
+                                }
+                            }
+                            (scratch, out)
+                        },
+                    )
+                    .map(|(_, out)| out)
+                    .collect();
+                (0..buckets)
+                    .into_par_iter()
+                    .for_each_init(Scratch::default, |scratch, b| {
+                        for part in &parts {
+                            for &u in &part.buckets[b] {
+                                let (r, lost) = Updates::decode(u);
+                                self.apply(t, r, n, lost, scratch);
+                            }
                         }
-                        let i = (orbit * block + j) as Index;
-                        let (m, o, _) = self.ix.slot(sub, i);
-                        if let Some(v) = c.value() {
-                            self.push(k, m, o, v, scratch);
-                        }
-                    }
-                },
-            );
+                    });
+            }
         }
     }
 }
@@ -447,6 +549,12 @@ pub fn solve_pair(
         {
             return Err(SolveError::MissingTable(r));
         }
+        // indices travel as u32 with a tag bit; every movement subspace has
+        // fewer than 2^30 slots
+        assert!(
+            ix.index_size(*s) < LOST_BIT as u64,
+            "subspace {s} is too large"
+        );
     }
     let cells = subs
         .iter()
