@@ -12,7 +12,7 @@
 //! a win at `n` lowers their counts, and a count reaching zero makes a loss (or a
 //! draw, when a removal leads to a draw). Whatever is still open at the end is a draw.
 
-use crate::geometry::{ALL, Bits, NEIGHBOURS, in_mill, points};
+use crate::geometry::{ALL, Bits, NEIGHBOURS, POINTS, in_mill, points};
 use crate::index::{Index, Indexer, Subspace};
 use crate::moves::{self, Move, Rules};
 use crate::position::{Color, Position};
@@ -434,12 +434,17 @@ impl Pair<'_> {
     /// stone moved back from a neighbour, or from any empty point when it flies.
     fn max_predecessors(&self, sub: Subspace) -> usize {
         let opponent = sub.opponent as usize;
-        let empty = 24 - sub.mover as usize - opponent;
-        if self.rules.flying && opponent == 3 {
-            opponent * empty
+        let empty = POINTS - sub.mover as usize - opponent;
+        let from = if self.rules.flying && opponent == 3 {
+            empty
         } else {
-            opponent * 4
-        }
+            NEIGHBOURS
+                .iter()
+                .map(|n| n.count_ones() as usize)
+                .max()
+                .unwrap_or(0)
+        };
+        opponent * from
     }
 
     /// Processes level `n`: every position decided at `n` plies tells its
@@ -455,6 +460,7 @@ impl Pair<'_> {
             let sub = self.subs[k];
             let block = Indexer::block_size(sub) as usize;
             let cells = &self.cells[k];
+            let chunk_of = |orbit: usize| &cells[orbit * block..(orbit + 1) * block];
             let shift = bucket_shift(self.cells[t].len());
             let buckets = (self.cells[t].len() >> shift) + 1;
             let orbits = self.agendas[k].blocks(n);
@@ -462,8 +468,7 @@ impl Pair<'_> {
             let decided: Vec<usize> = orbits
                 .par_iter()
                 .map(|&orbit| {
-                    let chunk = &cells[orbit * block..(orbit + 1) * block];
-                    chunk
+                    chunk_of(orbit)
                         .iter()
                         .filter(|c| Cell(c.load(Relaxed)).decided_at(n))
                         .count()
@@ -489,8 +494,7 @@ impl Pair<'_> {
                     .fold(
                         || (Scratch::default(), Updates::new(buckets)),
                         |(mut scratch, mut out), &orbit| {
-                            let chunk = &cells[orbit * block..(orbit + 1) * block];
-                            for (j, c) in chunk.iter().enumerate() {
+                            for (j, c) in chunk_of(orbit).iter().enumerate() {
                                 let c = Cell(c.load(Relaxed));
                                 if !c.decided_at(n) {
                                     continue;
