@@ -1,7 +1,8 @@
 //! Move generation throughput over a fixed set of positions from both phases.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use millbase::moves::{self, Rules};
+use millbase::Rules;
+use millbase::moves;
 use millbase::position::Position;
 use std::hint::black_box;
 

@@ -6,10 +6,11 @@
 //! database) also probes and move lists in 9-8 and 8-9.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use millbase::generate::{Limits, Silent, generate};
+use millbase::Rules;
+use millbase::generate::{Silent, generate};
 use millbase::index::{Indexer, Subspace};
-use millbase::moves::Rules;
 use millbase::opening::{OpeningSearch, Precision};
+use millbase::plan::Limits;
 use millbase::position::{Color, Position};
 use millbase::query::Database;
 use std::hint::black_box;

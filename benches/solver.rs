@@ -1,8 +1,8 @@
 //! Solver throughput on a fixed small subset: the 4-3/3-4 pair (with 3-3 known).
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use millbase::Rules;
 use millbase::index::{Indexer, Subspace};
-use millbase::moves::Rules;
 use millbase::solver::{Known, NoProgress, solve_pair};
 
 fn solver(c: &mut Criterion) {

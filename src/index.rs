@@ -14,7 +14,8 @@
 //! images: such slots are "not canonical" and decode to `None`.
 
 use crate::geometry::{ALL, Bits, INVERSE, POINTS, SYMMETRY_COUNT, points, transform};
-use crate::position::{Position, STONES_PER_SIDE};
+use crate::position::Position;
+use crate::rules::{MIN_STONES, STONES_PER_SIDE};
 use std::fmt;
 use std::sync::OnceLock;
 
@@ -163,11 +164,12 @@ impl Subspace {
         }
     }
 
-    /// The 49 movement subspaces, 3..9 stones a side, in the order (mover, opponent).
+    /// The 49 movement subspaces, [`MIN_STONES`]..=[`STONES_PER_SIDE`] stones a
+    /// side, in the order (mover, opponent).
     pub fn all_movement() -> Vec<Subspace> {
         let mut v = vec![];
-        for m in 3..=STONES_PER_SIDE {
-            for o in 3..=STONES_PER_SIDE {
+        for m in MIN_STONES..=STONES_PER_SIDE {
+            for o in MIN_STONES..=STONES_PER_SIDE {
                 v.push(Subspace::movement(m, o));
             }
         }
@@ -207,7 +209,7 @@ impl Subspace {
     /// The subspace after a move that removes an opponent stone, or `None` when
     /// the removal ends the game (the opponent falls below 3 stones).
     pub fn after_removal(&self) -> Option<Subspace> {
-        if self.opponent == 0 || self.opponent + self.opponent_hand <= 3 {
+        if self.opponent == 0 || self.opponent + self.opponent_hand <= MIN_STONES {
             return None;
         }
         let mut s = self.negate();
@@ -222,13 +224,14 @@ impl Subspace {
             .collect()
     }
 
-    /// Whether the subspace holds positions that can arise (at most 9 stones a side,
-    /// at least 3 each, stones fit on the board).
+    /// Whether the subspace holds positions that can arise (at most
+    /// [`STONES_PER_SIDE`] stones a side, at least [`MIN_STONES`] each, stones fit
+    /// on the board).
     pub fn is_valid(&self) -> bool {
         let m = self.mover + self.mover_hand;
         let o = self.opponent + self.opponent_hand;
-        (3..=STONES_PER_SIDE).contains(&m)
-            && (3..=STONES_PER_SIDE).contains(&o)
+        (MIN_STONES..=STONES_PER_SIDE).contains(&m)
+            && (MIN_STONES..=STONES_PER_SIDE).contains(&o)
             && (self.mover + self.opponent) as usize <= POINTS
     }
 }

@@ -8,19 +8,26 @@
 //! → [`query`] (probes) and [`opening`] (the placement phase by search, with
 //! [`wdl`] maps at its leaves).
 
+pub mod answer;
+pub mod children;
+pub mod db;
 pub mod generate;
 pub mod geometry;
 pub mod index;
 pub mod moves;
 pub mod opening;
+pub mod plan;
 pub mod position;
 pub mod query;
+pub mod report;
+pub mod rules;
 pub mod solver;
 pub mod storage;
 pub mod value;
 pub mod verify;
 pub mod wdl;
 
-pub use moves::{Move, Rules};
+pub use moves::Move;
 pub use position::{Color, Position, PositionError};
+pub use rules::Rules;
 pub use value::Value;

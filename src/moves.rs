@@ -5,28 +5,9 @@ use crate::geometry::{
     ALL, Bits, NEIGHBOURS, POINT_NAMES, in_mill, point_by_name, points, stones_in_mills,
 };
 use crate::position::Position;
+use crate::rules::{FLYING_STONES, Rules};
 use std::fmt;
 use std::str::FromStr;
-
-/// The rule variant being played or solved.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Rules {
-    /// Whether a side with exactly 3 stones on board and none in hand may fly.
-    pub flying: bool,
-}
-
-impl Default for Rules {
-    fn default() -> Self {
-        Rules { flying: true }
-    }
-}
-
-impl Rules {
-    /// Short name of the variant: `flying` or `no-flying`.
-    pub fn name(&self) -> &'static str {
-        if self.flying { "flying" } else { "no-flying" }
-    }
-}
 
 /// One move (one ply): a placement or a slide/fly, plus the removal it makes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -102,13 +83,13 @@ pub fn removable(opponent: Bits) -> Bits {
 /// Whether the side to move may fly under `rules`.
 #[inline]
 pub fn can_fly(pos: &Position, rules: Rules) -> bool {
-    rules.flying && pos.mover_hand == 0 && pos.mover.count_ones() == 3
+    rules.flying && pos.mover_hand == 0 && pos.mover.count_ones() == FLYING_STONES as u32
 }
 
 /// Whether the game is over with the side to move having lost: fewer than 3 stones
 /// on board plus in hand, or no legal move.
 pub fn is_lost(pos: &Position, rules: Rules) -> bool {
-    pos.mover_total() < 3 || !has_legal_move(pos, rules)
+    pos.mover_below_minimum() || !has_legal_move(pos, rules)
 }
 
 /// Whether the side to move has any legal move (ignoring the stone-count rule).
@@ -126,7 +107,7 @@ pub fn has_legal_move(pos: &Position, rules: Rules) -> bool {
 /// Appends every legal move of the side to move to `out`. A position whose game
 /// is over (a side below 3 stones) has no moves.
 pub fn generate(pos: &Position, rules: Rules, out: &mut Vec<Move>) {
-    if pos.mover_total() < 3 || pos.opponent_total() < 3 {
+    if pos.mover_below_minimum() || pos.opponent_below_minimum() {
         return;
     }
     let empty = ALL & !(pos.mover | pos.opponent);

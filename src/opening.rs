@@ -19,7 +19,8 @@ use crate::geometry::in_mill;
 use crate::index::{Indexer, Subspace};
 use crate::moves::{self, Move};
 use crate::position::Position;
-use crate::query::{Answer, Database, QueryError, evaluate_moves};
+use crate::query::{Database, QueryError};
+use crate::rules::Rules;
 use crate::value::Value;
 use crate::wdl::{WdlMap, WdlMaps};
 use rustc_hash::FxHashMap;
@@ -305,16 +306,9 @@ impl<'a> OpeningSearch<'a> {
         Ok(p.value_of(s))
     }
 
-    /// The value of `pos` and of every legal move, best first.
-    pub fn answer(&mut self, pos: &Position) -> Result<Answer, QueryError> {
-        let value = self.value(pos)?;
-        let rules = self.shared.db.rules();
-        let list = evaluate_moves(pos, rules, |after| self.value(after))?;
-        Ok(Answer {
-            position: *pos,
-            value,
-            moves: list,
-        })
+    /// The rule variant of the database searched.
+    pub fn rules(&self) -> Rules {
+        self.shared.db.rules()
     }
 }
 
@@ -380,7 +374,7 @@ impl Worker {
             sh.progress.nodes.fetch_add(NODES_PER_REPORT, Relaxed);
         }
         let p = self.precision;
-        if pos.mover_total() < 3 {
+        if pos.mover_below_minimum() {
             return Ok(score_of(Value::Loss(0), p));
         }
         if pos.is_movement_phase() {
@@ -467,7 +461,7 @@ impl Worker {
         }
         list.iter().find_map(|&mv| {
             let child = moves::apply(pos, mv);
-            if child.mover_total() < 3 || child.is_movement_phase() {
+            if child.mover_below_minimum() || child.is_movement_phase() {
                 return None;
             }
             let e = self.table.get(sh.key(&child))?;

@@ -6,11 +6,9 @@
 //! [`Position::side`].
 
 use crate::geometry::{Bits, POINT_NAMES, POINTS, points};
+use crate::rules::{MIN_STONES, STONES_PER_SIDE};
 use std::fmt;
 use std::str::FromStr;
-
-/// Stones each player starts with in hand.
-pub const STONES_PER_SIDE: u8 = 9;
 
 /// A player.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -70,14 +68,14 @@ pub enum PositionError {
     },
     /// The side field is not `w` or `b`.
     Side(String),
-    /// An in-hand count that is not a number in `0..=9`.
+    /// An in-hand count that is not a number in `0..=STONES_PER_SIDE`.
     Count {
         /// Whose count.
         color: Color,
         /// The field as given.
         text: String,
     },
-    /// A side has more than 9 stones on board plus in hand.
+    /// A side has more than [`STONES_PER_SIDE`] stones on board plus in hand.
     TooManyStones {
         /// Which side.
         color: Color,
@@ -122,12 +120,12 @@ impl fmt::Display for PositionError {
             Side(s) => write!(f, "side to move must be w or b, found {s:?}"),
             Count { color, text } => write!(
                 f,
-                "{}'s stones in hand must be a number from 0 to 9, found {text:?}",
+                "{}'s stones in hand must be a number from 0 to {STONES_PER_SIDE}, found {text:?}",
                 color.name()
             ),
             TooManyStones { color, total } => write!(
                 f,
-                "{} has {total} stones on board plus in hand; at most 9 are allowed",
+                "{} has {total} stones on board plus in hand; at most {STONES_PER_SIDE} are allowed",
                 color.name()
             ),
             HandCounts { side, white, black } => write!(
@@ -210,6 +208,18 @@ impl Position {
         self.opponent.count_ones() + self.opponent_hand as u32
     }
 
+    /// Whether the side to move has fewer than [`MIN_STONES`] stones on board
+    /// plus in hand: it has lost.
+    pub fn mover_below_minimum(&self) -> bool {
+        self.mover_total() < MIN_STONES as u32
+    }
+
+    /// Whether the other side has fewer than [`MIN_STONES`] stones on board plus
+    /// in hand: the game ended before this position.
+    pub fn opponent_below_minimum(&self) -> bool {
+        self.opponent_total() < MIN_STONES as u32
+    }
+
     /// Whether both sides have placed all their stones.
     pub fn is_movement_phase(&self) -> bool {
         self.mover_hand == 0 && self.opponent_hand == 0
@@ -242,14 +252,14 @@ impl Position {
                 black: bh,
             });
         }
-        if self.mover_total() < 3 {
+        if self.mover_below_minimum() {
             return Err(PositionError::GameOver {
                 color: self.side,
                 total: self.mover_total(),
                 to_move: true,
             });
         }
-        if self.opponent_total() < 3 {
+        if self.opponent_below_minimum() {
             return Err(PositionError::GameOver {
                 color: self.side.other(),
                 total: self.opponent_total(),

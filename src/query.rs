@@ -1,8 +1,10 @@
-//! Perfect-play queries against a database directory: the value of a position and
-//! of every move from it.
+//! Probes of a database directory: the value of a movement-phase position,
+//! read from its table (or, where the file stores no plies, found by a one-ply
+//! search over its children). [`crate::answer`] builds move lists on top.
 //!
 //! ```
-//! use millbase::generate::{generate, Limits, Silent};
+//! use millbase::generate::{generate, Silent};
+//! use millbase::plan::Limits;
 //! use millbase::index::Indexer;
 //! use millbase::query::Database;
 //! use millbase::{Rules, Value};
@@ -22,16 +24,16 @@
 //! std::fs::remove_dir_all(&dir).unwrap();
 //! ```
 
-use crate::generate::open_table;
+use crate::children::value_from_children;
+use crate::db::DbDir;
 use crate::index::{Index, Indexer, Subspace};
-use crate::moves::{self, Move, Rules};
-use crate::opening::{OpeningSearch, Precision};
 use crate::position::Position;
-use crate::storage::{self, StorageError, Table};
+use crate::rules::Rules;
+use crate::storage::{StorageError, Table, corrupt};
 use crate::value::{Cell, Value};
 use std::collections::HashMap;
 use std::fmt;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::{Arc, Mutex};
 
 /// Why a query could not be answered.
@@ -41,13 +43,6 @@ pub enum QueryError {
     Storage(StorageError),
     /// The position is in the placement phase, which this database does not hold.
     PlacementPhase(Position),
-    /// A slot that should hold a value holds none.
-    NoValue {
-        /// The file.
-        path: PathBuf,
-        /// The index.
-        index: u64,
-    },
 }
 
 impl fmt::Display for QueryError {
@@ -58,18 +53,18 @@ impl fmt::Display for QueryError {
                 f,
                 "{p}: a placement-phase position (stones in hand) has no table entry; it is solved by search (Database::answer, OpeningSearch)"
             ),
-            QueryError::NoValue { path, index } => {
-                write!(
-                    f,
-                    "{}: entry {index} holds no value (damaged file?)",
-                    path.display()
-                )
-            }
         }
     }
 }
 
-impl std::error::Error for QueryError {}
+impl std::error::Error for QueryError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            QueryError::Storage(e) => Some(e),
+            QueryError::PlacementPhase(_) => None,
+        }
+    }
+}
 
 impl From<StorageError> for QueryError {
     fn from(e: StorageError) -> Self {
@@ -77,56 +72,12 @@ impl From<StorageError> for QueryError {
     }
 }
 
-/// A legal move with the value of the position it leads to.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct EvaluatedMove {
-    /// The move.
-    pub mv: Move,
-    /// The position after it.
-    pub position: Position,
-    /// Its value for the side to move there.
-    pub value: Value,
-}
-
-/// Every legal move of `pos` with the value `eval` gives the position after it,
-/// best first (fastest win, then draws, then slowest loss).
-pub(crate) fn evaluate_moves(
-    pos: &Position,
-    rules: Rules,
-    mut eval: impl FnMut(&Position) -> Result<Value, QueryError>,
-) -> Result<Vec<EvaluatedMove>, QueryError> {
-    let mut out = moves::legal_moves(pos, rules)
-        .into_iter()
-        .map(|mv| {
-            let after = moves::apply(pos, mv);
-            Ok(EvaluatedMove {
-                mv,
-                position: after,
-                value: eval(&after)?,
-            })
-        })
-        .collect::<Result<Vec<_>, QueryError>>()?;
-    out.sort_by(|a, b| a.value.cmp_as_child(b.value));
-    Ok(out)
-}
-
-/// A position's value and its moves, best first.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Answer {
-    /// The position asked about.
-    pub position: Position,
-    /// Its value for the side to move.
-    pub value: Value,
-    /// Every legal move: fastest win first, then draws, then slowest loss.
-    pub moves: Vec<EvaluatedMove>,
-}
-
 /// The error for index `index` of `table` holding no value.
-fn no_value(table: &Table, index: Index) -> QueryError {
-    QueryError::NoValue {
-        path: table.path().to_path_buf(),
-        index,
-    }
+pub(crate) fn no_value(path: &Path, index: Index) -> QueryError {
+    QueryError::Storage(corrupt(
+        path,
+        format!("entry {index} holds no value (damaged file?)"),
+    ))
 }
 
 /// Decoded blocks kept (8 KiB each: at most 128 MiB).
@@ -137,8 +88,7 @@ type BlockCache = HashMap<(Subspace, u64), Arc<Vec<Cell>>>;
 
 /// An open database: files are opened on first use, decoded blocks cached.
 pub struct Database {
-    dir: PathBuf,
-    rules: Rules,
+    dir: DbDir,
     ix: Indexer,
     tables: Mutex<HashMap<Subspace, Arc<Table>>>,
     cache: Mutex<BlockCache>,
@@ -146,11 +96,15 @@ pub struct Database {
 
 impl Database {
     /// Opens the database in `dir`, reading its rule variant from the manifest.
+    ///
+    /// Files are memory-mapped when first used and checked as blocks are read
+    /// (a damaged block is an error, never a wrong value). millbase only ever
+    /// replaces files by rename, which leaves an open mapping intact; if another
+    /// process truncates a mapped file in place, reading the lost pages raises
+    /// SIGBUS and the process dies: no wrong answer, but no error value either.
     pub fn open(dir: &Path) -> Result<Database, QueryError> {
-        let rules = storage::dir_rules(dir)?;
         Ok(Database {
-            dir: dir.to_path_buf(),
-            rules,
+            dir: DbDir::open(dir)?,
             ix: Indexer::new(),
             tables: Mutex::new(HashMap::new()),
             cache: Mutex::new(HashMap::new()),
@@ -159,7 +113,7 @@ impl Database {
 
     /// The rule variant of the database.
     pub fn rules(&self) -> Rules {
-        self.rules
+        self.dir.rules()
     }
 
     /// The open table of `sub`, opening its file on first use.
@@ -168,7 +122,7 @@ impl Database {
         if let Some(t) = tables.get(&sub) {
             return Ok(t.clone());
         }
-        let t = Arc::new(open_table(&self.dir, self.rules, sub)?);
+        let t = Arc::new(self.dir.open_table(sub)?);
         tables.insert(sub, t.clone());
         Ok(t)
     }
@@ -196,7 +150,7 @@ impl Database {
 
     /// The value of a movement-phase `pos` for its side to move. A side with
     /// fewer than 3 stones has lost (0 plies). Where the file stores no plies
-    /// (see [`crate::storage::Encoding::for_subspace`]), a win or loss gets its
+    /// (see [`crate::db::encoding_for`]), a win or loss gets its
     /// plies from a one-ply search over its children, whose files store them.
     pub fn probe(&self, pos: &Position) -> Result<Value, QueryError> {
         let Some((cell, table, i)) = self.stored(pos)? else {
@@ -206,21 +160,21 @@ impl Database {
             return Ok(v);
         }
         if !cell.lacks_plies() {
-            return Err(no_value(&table, i));
+            return Err(no_value(table.path(), i));
         }
-        let mut children = vec![];
-        for mv in moves::legal_moves(pos, self.rules) {
-            children.push(match self.stored(&moves::apply(pos, mv))? {
-                None => Value::Loss(0),
-                Some((c, t, j)) => c.value().ok_or_else(|| no_value(&t, j))?,
-            });
-        }
-        match Value::from_children(children) {
+        let from_children =
+            value_from_children(pos, self.rules(), &mut vec![], |child| {
+                match self.stored(child)? {
+                    None => Ok(Value::Loss(0)),
+                    Some((c, t, j)) => c.value().ok_or_else(|| no_value(t.path(), j)),
+                }
+            })?;
+        match from_children {
             Some(v) if cell.agrees_with(v) => Ok(v),
-            _ => Err(QueryError::Storage(StorageError::Corrupt {
-                path: table.path().to_path_buf(),
-                fault: format!("entry {i} disagrees with its children"),
-            })),
+            _ => Err(QueryError::Storage(corrupt(
+                table.path(),
+                format!("entry {i} disagrees with its children"),
+            ))),
         }
     }
 
@@ -233,14 +187,14 @@ impl Database {
         match cell {
             Cell::WON => Ok(Value::Win(0)),
             Cell::LOST => Ok(Value::Loss(0)),
-            c => c.value().ok_or_else(|| no_value(&table, i)),
+            c => c.value().ok_or_else(|| no_value(table.path(), i)),
         }
     }
 
     /// The stored cell of a movement-phase `pos`, with its table and index;
     /// `None` when the side to move has fewer than 3 stones (lost, 0 plies).
     fn stored(&self, pos: &Position) -> Result<Option<(Cell, Arc<Table>, Index)>, QueryError> {
-        if pos.mover_total() < 3 {
+        if pos.mover_below_minimum() {
             return Ok(None);
         }
         if !pos.is_movement_phase() {
@@ -252,23 +206,5 @@ impl Database {
         let be = table.header.block_entries as u64;
         let cell = self.block(sub, &table, i / be)?[(i % be) as usize];
         Ok(Some((cell, table, i)))
-    }
-
-    /// Every legal move of a movement-phase `pos` with the value it leads to, best first.
-    pub fn moves(&self, pos: &Position) -> Result<Vec<EvaluatedMove>, QueryError> {
-        evaluate_moves(pos, self.rules, |after| self.probe(after))
-    }
-
-    /// The value of `pos` and of all its moves. Placement-phase positions are
-    /// solved by search ([`OpeningSearch`]) with exact plies.
-    pub fn answer(&self, pos: &Position) -> Result<Answer, QueryError> {
-        if !pos.is_movement_phase() {
-            return OpeningSearch::new(self, Precision::ExactPlies).answer(pos);
-        }
-        Ok(Answer {
-            position: *pos,
-            value: self.probe(pos)?,
-            moves: self.moves(pos)?,
-        })
     }
 }

@@ -14,10 +14,10 @@
 
 use crate::geometry::{ALL, Bits, NEIGHBOURS, POINTS, in_mill, points};
 use crate::index::{Index, Indexer, Subspace};
-use crate::moves::{self, Move, Rules};
+use crate::moves::{self, Move};
 use crate::position::{Color, Position};
-use crate::storage::Counts;
-use crate::value::{Cell, MAX_PLIES, Value};
+use crate::rules::Rules;
+use crate::value::{Cell, Counts, MAX_PLIES, Value};
 use rayon::prelude::*;
 use std::collections::HashMap;
 use std::fmt;
@@ -59,7 +59,7 @@ impl Known {
     /// The value of `pos` for its side to move: a loss at 0 plies when that side
     /// has fewer than 3 stones, else the entry of its subspace's table.
     pub fn value(&self, ix: &Indexer, pos: &Position) -> Result<Value, SolveError> {
-        if pos.mover_total() < 3 {
+        if pos.mover_below_minimum() {
             return Ok(Value::Loss(0));
         }
         let sub = Subspace::of(pos);

@@ -6,8 +6,8 @@
 //! final name is always complete.
 
 use crate::index::Subspace;
-use crate::moves::Rules;
-use crate::value::{Cell, Value};
+use crate::rules::Rules;
+use crate::value::{Cell, Counts, Value};
 use memmap2::Mmap;
 use rayon::prelude::*;
 use std::fmt;
@@ -35,7 +35,7 @@ pub enum Encoding {
     /// byte (plies / 2) per win or loss.
     WdlPlies,
     /// Format 2: the win/draw/loss stream only. The plies of a win or loss follow
-    /// from its children by a one-ply search (see [`Encoding::for_subspace`]).
+    /// from its children by a one-ply search (see [`crate::db::encoding_for`]).
     WdlOnly,
 }
 
@@ -45,20 +45,6 @@ impl Encoding {
             Encoding::Code8 => 1,
             Encoding::WdlPlies => 2,
             Encoding::WdlOnly => 3,
-        }
-    }
-
-    /// The encoding of `sub`'s file: plies are stored where the side to move
-    /// has at least as many stones on the board as the other. Every move from a
-    /// position without stored plies (`m < o` stones) leads to `o-m` or, removing,
-    /// to `(o-1)-m` with `o - 1 >= m`: a subspace with stored plies, so one ply of
-    /// search always recovers the plies. This halves the plies stored; the
-    /// win/draw/loss stream is kept everywhere.
-    pub fn for_subspace(sub: Subspace) -> Encoding {
-        if sub.mover >= sub.opponent {
-            Encoding::WdlPlies
-        } else {
-            Encoding::WdlOnly
         }
     }
 }
@@ -148,80 +134,26 @@ impl fmt::Display for StorageError {
     }
 }
 
-impl std::error::Error for StorageError {}
+impl std::error::Error for StorageError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            StorageError::Io { source, .. } => Some(source),
+            _ => None,
+        }
+    }
+}
 
-fn io_err(path: &Path) -> impl FnOnce(std::io::Error) -> StorageError + '_ {
+pub(crate) fn io_err(path: &Path) -> impl FnOnce(std::io::Error) -> StorageError + '_ {
     move |source| StorageError::Io {
         path: path.to_path_buf(),
         source,
     }
 }
 
-fn corrupt(path: &Path, fault: impl Into<String>) -> StorageError {
+pub(crate) fn corrupt(path: &Path, fault: impl Into<String>) -> StorageError {
     StorageError::Corrupt {
         path: path.to_path_buf(),
         fault: fault.into(),
-    }
-}
-
-/// Value counts of one subspace.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Counts {
-    /// Canonical classes.
-    pub classes: u64,
-    /// Classes that are wins, losses, draws for the side to move.
-    pub wins: u64,
-    /// See `wins`.
-    pub losses: u64,
-    /// See `wins`.
-    pub draws: u64,
-    /// Positions (every symmetric image) that are wins, losses, draws.
-    pub all_wins: u64,
-    /// See `all_wins`.
-    pub all_losses: u64,
-    /// See `all_wins`.
-    pub all_draws: u64,
-    /// Largest plies of a win.
-    pub max_win: u16,
-    /// Largest plies of a loss.
-    pub max_loss: u16,
-}
-
-impl Counts {
-    /// Adds one position with `images` symmetric images.
-    pub fn add(&mut self, v: Value, images: u32) {
-        self.classes += 1;
-        let images = images as u64;
-        match v {
-            Value::Win(n) => {
-                self.wins += 1;
-                self.all_wins += images;
-                self.max_win = self.max_win.max(n);
-            }
-            Value::Loss(n) => {
-                self.losses += 1;
-                self.all_losses += images;
-                self.max_loss = self.max_loss.max(n);
-            }
-            Value::Draw => {
-                self.draws += 1;
-                self.all_draws += images;
-            }
-        }
-    }
-
-    /// Sums two counts.
-    pub fn merge(mut self, o: Counts) -> Counts {
-        self.classes += o.classes;
-        self.wins += o.wins;
-        self.losses += o.losses;
-        self.draws += o.draws;
-        self.all_wins += o.all_wins;
-        self.all_losses += o.all_losses;
-        self.all_draws += o.all_draws;
-        self.max_win = self.max_win.max(o.max_win);
-        self.max_loss = self.max_loss.max(o.max_loss);
-        self
     }
 }
 
@@ -398,14 +330,6 @@ fn plies_value(n: u16) -> Value {
     }
 }
 
-/// The file name of a subspace in a database directory.
-pub fn file_name(sub: Subspace) -> String {
-    format!(
-        "{}-{}-{}-{}.mdb",
-        sub.mover, sub.opponent, sub.mover_hand, sub.opponent_hand
-    )
-}
-
 /// A compressed block and the exceptions of its entries.
 type EncodedBlock = (Vec<u8>, Vec<(u64, u16)>);
 
@@ -463,18 +387,16 @@ fn encode_block(
 }
 
 /// Writes the table of `sub` (one cell per index; every canonical slot holds a
-/// final value) atomically to `dir` with `encoding` ([`Encoding::for_subspace`]
+/// final value) atomically to `path` with `encoding` ([`crate::db::encoding_for`]
 /// for a database file). Returns the bytes written.
 pub fn write_table(
-    dir: &Path,
+    path: &Path,
     rules: Rules,
     sub: Subspace,
     cells: &[Cell],
     counts: Counts,
     encoding: Encoding,
 ) -> Result<u64, StorageError> {
-    let path = dir.join(file_name(sub));
-    let tmp = dir.join(format!("{}.tmp", file_name(sub)));
     let be = BLOCK_ENTRIES as usize;
     let blocks: Vec<EncodedBlock> = cells
         .par_chunks(be)
@@ -483,7 +405,7 @@ pub fn write_table(
             encode_block(zc, encoding, chunk, (b * be) as u64)
         })
         .collect::<std::io::Result<_>>()
-        .map_err(io_err(&tmp))?;
+        .map_err(io_err(path))?;
     let exceptions: Vec<(u64, u16)> = blocks.iter().flat_map(|b| b.1.iter().copied()).collect();
     let header = Header {
         version: if encoding == Encoding::Code8 {
@@ -519,26 +441,49 @@ pub fn write_table(
     let crc = crc32fast::hash(&tables);
     tables.extend_from_slice(&crc.to_le_bytes());
 
-    let write = || -> std::io::Result<()> {
-        let mut f = std::io::BufWriter::with_capacity(1 << 20, File::create(&tmp)?);
+    write_atomic(path, |f| {
         f.write_all(&header.encode())?;
         f.write_all(&tables)?;
         for (data, _) in &blocks {
             f.write_all(data)?;
         }
-        let f = f.into_inner().map_err(|e| e.into_error())?;
-        f.sync_all()?;
         Ok(())
+    })?;
+    Ok(offset)
+}
+
+/// The temporary name under which [`write_atomic`] writes `path`.
+pub fn temporary_path(path: &Path) -> PathBuf {
+    let mut name = path.file_name().unwrap_or_default().to_os_string();
+    name.push(".tmp");
+    path.with_file_name(name)
+}
+
+/// Writes a file atomically: `write` fills a temporary beside `path`, which is
+/// synced and renamed to `path` (and the directory synced), so a file under its
+/// final name is always complete. On failure the temporary is removed.
+pub fn write_atomic(
+    path: &Path,
+    write: impl FnOnce(&mut std::io::BufWriter<File>) -> std::io::Result<()>,
+) -> Result<(), StorageError> {
+    let tmp = temporary_path(path);
+    let run = || -> std::io::Result<()> {
+        let mut f = std::io::BufWriter::with_capacity(1 << 20, File::create(&tmp)?);
+        write(&mut f)?;
+        let f = f.into_inner().map_err(|e| e.into_error())?;
+        f.sync_all()
     };
-    if let Err(e) = write() {
+    if let Err(e) = run() {
         let _ = fs::remove_file(&tmp);
         return Err(io_err(&tmp)(e));
     }
-    fs::rename(&tmp, &path).map_err(io_err(&path))?;
-    if let Ok(d) = File::open(dir) {
+    fs::rename(&tmp, path).map_err(io_err(path))?;
+    if let Some(dir) = path.parent()
+        && let Ok(d) = File::open(dir)
+    {
         let _ = d.sync_all();
     }
-    Ok(offset)
+    Ok(())
 }
 
 /// An open subspace file, memory-mapped.
@@ -553,37 +498,10 @@ pub struct Table {
 }
 
 impl Table {
-    /// Opens and checks the header and tables of a database file. Fails if it is
-    /// not for `rules` and `sub`, or (format 2) not in `sub`'s encoding.
+    /// Opens a database file and checks its header and tables (block
+    /// checksums are checked as blocks are read). Fails if it is not a file of
+    /// `rules` and `sub`.
     pub fn open(path: &Path, rules: Rules, sub: Subspace) -> Result<Table, StorageError> {
-        let t = Table::open_any(path, rules, sub)?;
-        let want = Encoding::for_subspace(sub);
-        if t.header.version > 1 && t.header.encoding != want {
-            return Err(corrupt(
-                path,
-                format!(
-                    "entry encoding {:?}, expected {want:?} for {sub}",
-                    t.header.encoding
-                ),
-            ));
-        }
-        Ok(t)
-    }
-
-    /// Opens a file that must store plies (a generator's work file).
-    pub fn open_with_plies(
-        path: &Path,
-        rules: Rules,
-        sub: Subspace,
-    ) -> Result<Table, StorageError> {
-        let t = Table::open_any(path, rules, sub)?;
-        if !t.has_plies() {
-            return Err(corrupt(path, "stores no plies"));
-        }
-        Ok(t)
-    }
-
-    fn open_any(path: &Path, rules: Rules, sub: Subspace) -> Result<Table, StorageError> {
         let file = File::open(path).map_err(|e| {
             if e.kind() == std::io::ErrorKind::NotFound {
                 StorageError::Missing {
@@ -850,69 +768,4 @@ impl Table {
     pub fn check(&self) -> Result<(), StorageError> {
         self.map_blocks(|_| ()).map(|_| ())
     }
-}
-
-/// The manifest of a database directory: the rule variant it holds.
-pub const MANIFEST: &str = "millbase.json";
-
-/// Opens (creating if asked) a database directory for `rules`; fails if it holds
-/// the other variant.
-pub fn prepare_dir(dir: &Path, rules: Rules, create: bool) -> Result<(), StorageError> {
-    let manifest = dir.join(MANIFEST);
-    if create {
-        fs::create_dir_all(dir).map_err(io_err(dir))?;
-    }
-    match fs::read_to_string(&manifest) {
-        Ok(text) => {
-            let v: serde_json::Value = serde_json::from_str(&text)
-                .map_err(|e| corrupt(&manifest, format!("not valid JSON: {e}")))?;
-            let found = v["rules"].as_str().unwrap_or("");
-            if found != rules.name() {
-                let found = if found == "flying" {
-                    "flying"
-                } else if found == "no-flying" {
-                    "no-flying"
-                } else {
-                    return Err(corrupt(&manifest, format!("unknown rules {found:?}")));
-                };
-                return Err(StorageError::WrongVariant {
-                    path: manifest,
-                    found,
-                    expected: rules.name(),
-                });
-            }
-            Ok(())
-        }
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            if !create {
-                if !dir.is_dir() {
-                    return Err(StorageError::NoDatabase {
-                        path: dir.to_path_buf(),
-                    });
-                }
-                return Err(corrupt(
-                    &manifest,
-                    "missing: this directory is not a millbase database",
-                ));
-            }
-            let text =
-                serde_json::json!({"format": FORMAT_VERSION, "rules": rules.name()}).to_string();
-            let tmp = dir.join(format!("{MANIFEST}.tmp"));
-            fs::write(&tmp, text + "\n").map_err(io_err(&tmp))?;
-            fs::rename(&tmp, &manifest).map_err(io_err(&manifest))
-        }
-        Err(e) => Err(io_err(&manifest)(e)),
-    }
-}
-
-/// The variant recorded in a database directory's manifest.
-pub fn dir_rules(dir: &Path) -> Result<Rules, StorageError> {
-    for rules in [Rules { flying: true }, Rules { flying: false }] {
-        match prepare_dir(dir, rules, false) {
-            Ok(()) => return Ok(rules),
-            Err(StorageError::WrongVariant { .. }) => continue,
-            Err(e) => return Err(e),
-        }
-    }
-    Err(corrupt(&dir.join(MANIFEST), "names no known rule variant"))
 }

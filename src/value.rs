@@ -187,6 +187,67 @@ impl fmt::Display for Value {
     }
 }
 
+/// Value counts of one subspace.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Counts {
+    /// Canonical classes.
+    pub classes: u64,
+    /// Classes that are wins, losses, draws for the side to move.
+    pub wins: u64,
+    /// See `wins`.
+    pub losses: u64,
+    /// See `wins`.
+    pub draws: u64,
+    /// Positions (every symmetric image) that are wins, losses, draws.
+    pub all_wins: u64,
+    /// See `all_wins`.
+    pub all_losses: u64,
+    /// See `all_wins`.
+    pub all_draws: u64,
+    /// Largest plies of a win.
+    pub max_win: u16,
+    /// Largest plies of a loss.
+    pub max_loss: u16,
+}
+
+impl Counts {
+    /// Adds one position with `images` symmetric images.
+    pub fn add(&mut self, v: Value, images: u32) {
+        self.classes += 1;
+        let images = images as u64;
+        match v {
+            Value::Win(n) => {
+                self.wins += 1;
+                self.all_wins += images;
+                self.max_win = self.max_win.max(n);
+            }
+            Value::Loss(n) => {
+                self.losses += 1;
+                self.all_losses += images;
+                self.max_loss = self.max_loss.max(n);
+            }
+            Value::Draw => {
+                self.draws += 1;
+                self.all_draws += images;
+            }
+        }
+    }
+
+    /// Sums two counts.
+    pub fn merge(mut self, o: Counts) -> Counts {
+        self.classes += o.classes;
+        self.wins += o.wins;
+        self.losses += o.losses;
+        self.draws += o.draws;
+        self.all_wins += o.all_wins;
+        self.all_losses += o.all_losses;
+        self.all_draws += o.all_draws;
+        self.max_win = self.max_win.max(o.max_win);
+        self.max_loss = self.max_loss.max(o.max_loss);
+        self
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

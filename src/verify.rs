@@ -2,14 +2,13 @@
 //! plies must follow from the stored values of the position's children. This is
 //! independent of the solver's predecessor generation.
 
-use crate::generate::{GenerateError, load_known, open_table};
+use crate::children::value_from_known;
+use crate::db::{DbDir, DbError};
 use crate::index::{Index, Indexer, Subspace};
-use crate::moves::{self, Move, Rules};
-use crate::position::Position;
+use crate::rules::Rules;
 use crate::solver::{Known, SolveError, movement_position};
 use crate::value::{Cell, Value};
 use rayon::prelude::*;
-use std::path::Path;
 use std::sync::Mutex;
 
 /// One entry whose stored value disagrees with its children.
@@ -40,57 +39,6 @@ pub struct VerifyReport {
 
 /// Mismatches kept as examples: those with the lowest indices.
 const EXAMPLES: usize = 10;
-
-/// The value of movement position `pos` from its children's values in `known`
-/// (`buf`: a reusable move buffer).
-fn value_from_children(
-    ix: &Indexer,
-    rules: Rules,
-    known: &Known,
-    pos: &Position,
-    buf: &mut Vec<Move>,
-) -> Result<Value, SolveError> {
-    buf.clear();
-    moves::generate(pos, rules, buf);
-    let children = buf
-        .iter()
-        .map(|&mv| known.value(ix, &moves::apply(pos, mv)))
-        .collect::<Result<Vec<Value>, SolveError>>()?;
-    Value::from_children(children).ok_or(SolveError::PliesOverflow(Subspace::of(pos)))
-}
-
-/// Completes `sub`'s table read from a file that stores no plies: every
-/// [`Cell::WON`] and [`Cell::LOST`] gets its exact value from its children in
-/// `known` (the colour swap and the subspace removals lead into, whose files
-/// store plies). Fails if a stored outcome disagrees with the children.
-pub fn derive_plies(
-    ix: &Indexer,
-    rules: Rules,
-    sub: Subspace,
-    mut cells: Vec<Cell>,
-    known: &Known,
-) -> Result<Vec<Cell>, SolveError> {
-    let block = Indexer::block_size(sub) as usize;
-    cells.par_chunks_mut(block).enumerate().try_for_each_init(
-        Vec::new,
-        |buf, (orbit, chunk)| {
-            for (j, c) in chunk.iter_mut().enumerate() {
-                if !c.lacks_plies() {
-                    continue;
-                }
-                let i = (orbit * block + j) as Index;
-                let (m, o, _) = ix.slot(sub, i);
-                let v = value_from_children(ix, rules, known, &movement_position(m, o), buf)?;
-                if !c.agrees_with(v) {
-                    return Err(SolveError::Inconsistent(sub, i));
-                }
-                *c = Cell::from_value(v);
-            }
-            Ok(())
-        },
-    )?;
-    Ok(cells)
-}
 
 /// Checks the entries `table` of `sub` (as read from its file) against their
 /// children: every entry when `sample` is 1, otherwise the entries of every
@@ -124,7 +72,7 @@ pub fn verify_subspace(
                     }
                     seen[(i - base) as usize] = true;
                     let pos = movement_position(m, o);
-                    let expected = match value_from_children(ix, rules, known, &pos, buf) {
+                    let expected = match value_from_known(ix, rules, known, &pos, buf) {
                         Ok(v) => v,
                         Err(e) => {
                             result = Err(e);
@@ -173,35 +121,31 @@ pub fn verify_subspace(
     })
 }
 
-/// Verifies the movement subspaces of `only` (all present in `dir` when empty),
+/// Verifies the movement subspaces of `only` (all present in `db` when empty),
 /// calling `report` after each; `sample` as in [`verify_subspace`].
 pub fn verify_dir(
-    dir: &Path,
-    rules: Rules,
+    db: &DbDir,
     ix: &Indexer,
     only: &[Subspace],
     sample: usize,
     report: &mut dyn FnMut(&VerifyReport),
-) -> Result<Vec<VerifyReport>, GenerateError> {
+) -> Result<Vec<VerifyReport>, DbError> {
     let mut known = Known::new();
     let mut out = vec![];
-    let present: Vec<Subspace> = if only.is_empty() {
-        crate::generate::all_subspaces(Default::default())
-            .into_iter()
-            .filter(|&s| dir.join(crate::storage::file_name(s)).exists())
-            .collect()
+    let subs = if only.is_empty() {
+        db.present()
     } else {
         only.to_vec()
     };
-    for sub in present {
+    for sub in subs {
         let needed: Vec<Subspace> = [Some(sub.negate()), sub.after_removal()]
             .into_iter()
             .flatten()
             .collect();
         known.retain(&needed);
-        load_known(dir, rules, ix, &needed, &mut known)?;
-        let table = open_table(dir, rules, sub)?.read_all()?;
-        let r = verify_subspace(ix, rules, &known, sub, &table, sample)?;
+        db.load_known(ix, &needed, &mut known)?;
+        let table = db.open_table(sub)?.read_all()?;
+        let r = verify_subspace(ix, db.rules(), &known, sub, &table, sample)?;
         report(&r);
         out.push(r);
     }

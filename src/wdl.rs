@@ -3,7 +3,7 @@
 //! placement-phase proof). All 49 tables take 2.3 GB this way.
 
 use crate::index::{Index, Subspace};
-use crate::query::{Database, QueryError};
+use crate::query::{Database, QueryError, no_value};
 use crate::value::Value;
 use rustc_hash::FxHashMap;
 use std::path::PathBuf;
@@ -53,10 +53,7 @@ impl WdlMap {
             DRAW => Ok(Value::Draw),
             WIN => Ok(Value::Win(0)),
             LOSS => Ok(Value::Loss(0)),
-            _ => Err(QueryError::NoValue {
-                path: self.path.clone(),
-                index: i,
-            }),
+            _ => Err(no_value(&self.path, i)),
         }
     }
 

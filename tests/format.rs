@@ -6,12 +6,14 @@
 mod common;
 
 use common::run;
-use millbase::generate::{Limits, Silent, WORK_DIR, generate, load_known, open_table};
+use millbase::Rules;
+use millbase::db::{DbDir, WORK_DIR, encoding_for, file_name};
+use millbase::generate::{Silent, generate};
 use millbase::index::{Indexer, Subspace};
-use millbase::moves::Rules;
+use millbase::plan::Limits;
 use millbase::query::Database;
 use millbase::solver::{Known, count_values, movement_position};
-use millbase::storage::{Encoding, StorageError, Table, file_name, write_table};
+use millbase::storage::{Encoding, StorageError, Table, write_table};
 use millbase::value::{Cell, Value};
 use millbase::verify::verify_dir;
 use rayon::prelude::*;
@@ -38,7 +40,10 @@ fn complete(dir: &Path) -> Vec<Vec<Cell>> {
         .iter()
         .map(|&s| {
             let mut known = Known::new();
-            load_known(dir, Rules::default(), &ix, &[s], &mut known).unwrap();
+            DbDir::open(dir)
+                .unwrap()
+                .load_known(&ix, &[s], &mut known)
+                .unwrap();
             known.table(s).unwrap().to_vec()
         })
         .collect()
@@ -49,7 +54,15 @@ fn rewrite_in_format_1(dir: &Path, tables: &[Vec<Cell>]) {
     let ix = Indexer::new();
     for (s, cells) in subs().into_iter().zip(tables) {
         let counts = count_values(&ix, s, cells);
-        write_table(dir, Rules::default(), s, cells, counts, Encoding::Code8).unwrap();
+        write_table(
+            &dir.join(file_name(s)),
+            Rules::default(),
+            s,
+            cells,
+            counts,
+            Encoding::Code8,
+        )
+        .unwrap();
     }
 }
 
@@ -58,7 +71,7 @@ fn files_store_plies_only_where_the_mover_has_at_least_as_many_stones() {
     let dir = tempfile::tempdir().unwrap();
     build(dir.path(), SMALL);
     for s in subs() {
-        let t = open_table(dir.path(), Rules::default(), s).unwrap();
+        let t = DbDir::open(dir.path()).unwrap().open_table(s).unwrap();
         assert_eq!(t.header.version, 2);
         assert_eq!(t.has_plies(), s.mover >= s.opponent, "{s}");
         let cells = t.read_all().unwrap();
@@ -80,7 +93,7 @@ fn files_store_plies_only_where_the_mover_has_at_least_as_many_stones() {
     let cells = complete(dir.path()).remove(2);
     let counts = count_values(&Indexer::new(), s, &cells);
     write_table(
-        dir.path(),
+        &dir.path().join(file_name(s)),
         Rules::default(),
         s,
         &cells,
@@ -88,7 +101,11 @@ fn files_store_plies_only_where_the_mover_has_at_least_as_many_stones() {
         Encoding::WdlPlies,
     )
     .unwrap();
-    let e = open_table(dir.path(), Rules::default(), s).err().unwrap();
+    let e = DbDir::open(dir.path())
+        .unwrap()
+        .open_table(s)
+        .err()
+        .unwrap();
     assert!(e.to_string().contains("encoding"), "{e}");
 }
 
@@ -132,13 +149,15 @@ fn work_files_keep_plies_until_their_pair_is_solved() {
         unreachable!()
     };
     planted[i] = Cell::from_value(Value::Win(n + 2));
-    let counts = open_table(dir.path(), Rules::default(), s)
+    let counts = DbDir::open(dir.path())
+        .unwrap()
+        .open_table(s)
         .unwrap()
         .header
         .counts;
     std::fs::create_dir_all(work.parent().unwrap()).unwrap();
     write_table(
-        work.parent().unwrap(),
+        &work.parent().unwrap().join(file_name(s)),
         Rules::default(),
         s,
         &planted,
@@ -149,7 +168,7 @@ fn work_files_keep_plies_until_their_pair_is_solved() {
     assert_eq!(complete(dir.path())[2], planted);
     // building 4-4 consumes the (now correct) work file and removes it
     write_table(
-        work.parent().unwrap(),
+        &work.parent().unwrap().join(file_name(s)),
         Rules::default(),
         s,
         &derived[2],
@@ -174,7 +193,10 @@ fn work_files_keep_plies_until_their_pair_is_solved() {
     let four = Subspace::movement(4, 4);
     let tables = |d: &Path| {
         let mut k = Known::new();
-        load_known(d, Rules::default(), &ix, &[four], &mut k).unwrap();
+        DbDir::open(d)
+            .unwrap()
+            .load_known(&ix, &[four], &mut k)
+            .unwrap();
         k.table(four).unwrap().to_vec()
     };
     assert_eq!(tables(fresh.path()), tables(dir.path()));
@@ -187,7 +209,7 @@ fn format_1_files_are_read_and_upgraded() {
     let want = complete(dir.path());
     rewrite_in_format_1(dir.path(), &want);
     for (s, cells) in subs().into_iter().zip(&want) {
-        let t = open_table(dir.path(), Rules::default(), s).unwrap();
+        let t = DbDir::open(dir.path()).unwrap().open_table(s).unwrap();
         assert_eq!(t.header.version, 1);
         assert_eq!(&t.read_all().unwrap(), cells);
     }
@@ -195,9 +217,9 @@ fn format_1_files_are_read_and_upgraded() {
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     assert!(String::from_utf8_lossy(&o.stdout).contains("upgraded 3 files"));
     for s in subs() {
-        let t = open_table(dir.path(), Rules::default(), s).unwrap();
+        let t = DbDir::open(dir.path()).unwrap().open_table(s).unwrap();
         assert_eq!(t.header.version, 2);
-        assert_eq!(t.header.encoding, Encoding::for_subspace(s));
+        assert_eq!(t.header.encoding, encoding_for(s));
     }
     assert_eq!(complete(dir.path()), want);
     // nothing left to do the second time
@@ -211,20 +233,24 @@ fn verify_finds_a_wrong_outcome_where_no_plies_are_stored() {
     build(dir.path(), SMALL);
     let ix = Indexer::new();
     let s = Subspace::movement(3, 4);
-    let clean = verify_dir(dir.path(), Rules::default(), &ix, &[s], 1, &mut |_| {}).unwrap();
+    let clean = verify_dir(&DbDir::open(dir.path()).unwrap(), &ix, &[s], 1, &mut |_| {}).unwrap();
     assert_eq!((clean[0].mismatches, clean[0].checked), (0, ix.classes(s)));
-    let mut cells = open_table(dir.path(), Rules::default(), s)
+    let mut cells = DbDir::open(dir.path())
+        .unwrap()
+        .open_table(s)
         .unwrap()
         .read_all()
         .unwrap();
     let i = cells.iter().position(|&c| c == Cell::WON).unwrap();
     cells[i] = Cell::LOST;
-    let counts = open_table(dir.path(), Rules::default(), s)
+    let counts = DbDir::open(dir.path())
+        .unwrap()
+        .open_table(s)
         .unwrap()
         .header
         .counts;
     write_table(
-        dir.path(),
+        &dir.path().join(file_name(s)),
         Rules::default(),
         s,
         &cells,
@@ -232,7 +258,7 @@ fn verify_finds_a_wrong_outcome_where_no_plies_are_stored() {
         Encoding::WdlOnly,
     )
     .unwrap();
-    let bad = verify_dir(dir.path(), Rules::default(), &ix, &[s], 1, &mut |_| {}).unwrap();
+    let bad = verify_dir(&DbDir::open(dir.path()).unwrap(), &ix, &[s], 1, &mut |_| {}).unwrap();
     assert_eq!(bad[0].mismatches, 1);
     assert_eq!(bad[0].examples[0].index, i as u64);
     assert_eq!(bad[0].examples[0].stored, Cell::LOST);

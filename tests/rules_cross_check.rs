@@ -2,7 +2,8 @@
 
 mod naive;
 
-use millbase::moves::{self, Rules};
+use millbase::Rules;
+use millbase::moves;
 use millbase::position::Position;
 use naive::Naive;
 

@@ -9,8 +9,9 @@ mod common;
 
 use brute::{Brute, Minimax, all_sets, binom};
 use common::run;
+use millbase::Rules;
 use millbase::index::Indexer;
-use millbase::moves::{self, Rules};
+use millbase::moves;
 use millbase::opening::{OpeningSearch, Precision};
 use millbase::position::{Color, Position};
 use millbase::query::Database;
@@ -45,7 +46,10 @@ fn check_variant(rules: Rules) {
         // complete tables: where a file stores no plies (fewer stones for the
         // side to move), they are derived from the children by one ply of search
         let mut known = millbase::solver::Known::new();
-        millbase::generate::load_known(dir.path(), rules, &ix, &[sub], &mut known).unwrap();
+        millbase::db::DbDir::open(dir.path())
+            .unwrap()
+            .load_known(&ix, &[sub], &mut known)
+            .unwrap();
         let table = known.table(sub).unwrap();
         let opps = all_sets(b);
         let mismatches: Vec<String> = all_sets(w)

@@ -5,20 +5,22 @@
 mod common;
 
 use common::run;
-use millbase::generate::{GenerateError, Limits, Report, Silent, generate, open_table};
+use millbase::Rules;
+use millbase::db::{DbError, file_name};
+use millbase::generate::{Report, Silent, generate};
 use millbase::index::{Indexer, Subspace};
-use millbase::moves::Rules;
 use millbase::opening::{OpeningSearch, Precision};
+use millbase::plan::Limits;
 use millbase::position::Position;
 use millbase::query::{Database, QueryError};
-use millbase::storage::{StorageError, Table, file_name};
+use millbase::storage::{StorageError, Table};
 use millbase::value::Value;
 use millbase::wdl::WdlMaps;
 use rayon::prelude::*;
 use std::path::Path;
 
 /// Generates the 3-3 subspace into `dir`.
-fn generate_small(dir: &Path, rules: Rules) -> Result<Vec<Report>, GenerateError> {
+fn generate_small(dir: &Path, rules: Rules) -> Result<Vec<Report>, DbError> {
     generate(
         dir,
         rules,
@@ -112,7 +114,9 @@ fn every_truncation_is_detected() {
 fn other_variant_and_missing_subspace_are_clean_errors() {
     let dir = small_db(Rules { flying: false });
     let sub = Subspace::movement(3, 3);
-    let e = open_table(dir.path(), Rules::default(), sub).err().unwrap();
+    let e = Table::open(&dir.path().join(file_name(sub)), Rules::default(), sub)
+        .err()
+        .unwrap();
     assert!(matches!(e, StorageError::WrongVariant { .. }), "{e}");
     // a no-flying file copied into a flying directory is refused too
     let flying = small_db(Rules::default());

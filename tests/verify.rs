@@ -3,11 +3,13 @@
 mod common;
 
 use common::run;
-use millbase::generate::{Limits, Silent, generate, open_table};
+use millbase::Rules;
+use millbase::db::{DbDir, encoding_for, file_name};
+use millbase::generate::{Silent, generate};
 use millbase::index::{Indexer, Subspace};
-use millbase::moves::Rules;
+use millbase::plan::Limits;
 use millbase::solver::count_values;
-use millbase::storage::{Encoding, write_table};
+use millbase::storage::write_table;
 use millbase::value::{Cell, Value};
 use millbase::verify::verify_dir;
 
@@ -28,11 +30,13 @@ fn a_planted_wrong_value_is_reported() {
     )
     .unwrap();
     let sub = Subspace::movement(3, 3);
-    let clean = verify_dir(dir.path(), rules, &ix, &[], 1, &mut |_| {}).unwrap();
+    let clean = verify_dir(&DbDir::open(dir.path()).unwrap(), &ix, &[], 1, &mut |_| {}).unwrap();
     assert_eq!(clean[0].mismatches, 0);
     assert_eq!(clean[0].checked, ix.classes(sub));
 
-    let mut cells = open_table(dir.path(), rules, sub)
+    let mut cells = DbDir::open(dir.path())
+        .unwrap()
+        .open_table(sub)
         .unwrap()
         .read_all()
         .unwrap();
@@ -47,16 +51,23 @@ fn a_planted_wrong_value_is_reported() {
     cells[i] = Cell::from_value(Value::Win(n + 2));
     let counts = count_values(&ix, sub, &cells);
     write_table(
-        dir.path(),
+        &dir.path().join(file_name(sub)),
         rules,
         sub,
         &cells,
         counts,
-        Encoding::for_subspace(sub),
+        encoding_for(sub),
     )
     .unwrap();
 
-    let bad = verify_dir(dir.path(), rules, &ix, &[sub], 1, &mut |_| {}).unwrap();
+    let bad = verify_dir(
+        &DbDir::open(dir.path()).unwrap(),
+        &ix,
+        &[sub],
+        1,
+        &mut |_| {},
+    )
+    .unwrap();
     assert!(bad[0].mismatches >= 1);
     assert!(
         bad[0]
@@ -70,7 +81,14 @@ fn a_planted_wrong_value_is_reported() {
     let block = Indexer::block_size(sub) as usize;
     let blocks = cells.len() / block;
     for k in [2, 3] {
-        let r = verify_dir(dir.path(), rules, &ix, &[sub], k, &mut |_| {}).unwrap();
+        let r = verify_dir(
+            &DbDir::open(dir.path()).unwrap(),
+            &ix,
+            &[sub],
+            k,
+            &mut |_| {},
+        )
+        .unwrap();
         let mut expected = 0;
         for orbit in (0..blocks).step_by(k) {
             ix.for_each_in_orbit(sub, orbit, |_, _, _| expected += 1);

@@ -4,7 +4,8 @@
 //! placement phase on top of it.
 #![allow(dead_code)]
 
-use millbase::moves::{self, Rules};
+use millbase::Rules;
+use millbase::moves;
 use millbase::position::{Color, Position};
 use millbase::value::Value;
 use rayon::prelude::*;

@@ -1,0 +1,118 @@
+//! Answers: a position's value with every legal move and the value it leads to,
+//! best first, for any position (movement positions from the tables, placement
+//! positions by [`OpeningSearch`]). [`Answer`] serialises to the JSON shape of
+//! `docs/RULES.md`, the one the command line prints.
+//!
+//! The layers read upward: probe ([`crate::query`]) ← win/draw/loss maps
+//! ([`crate::wdl`]) ← placement search ([`crate::opening`]) ← answer.
+
+use crate::moves::{self, Move};
+use crate::opening::{OpeningSearch, Precision};
+use crate::position::Position;
+use crate::query::{Database, QueryError};
+use crate::rules::Rules;
+use crate::value::Value;
+use serde::ser::{Serialize, SerializeStruct, Serializer};
+
+/// A legal move with the value of the position it leads to.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EvaluatedMove {
+    /// The move.
+    pub mv: Move,
+    /// The position after it.
+    pub position: Position,
+    /// Its value for the side to move there.
+    pub value: Value,
+}
+
+/// A position's value and its moves, best first.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Answer {
+    /// The position asked about.
+    pub position: Position,
+    /// Its value for the side to move.
+    pub value: Value,
+    /// Every legal move: fastest win first, then draws, then slowest loss.
+    pub moves: Vec<EvaluatedMove>,
+}
+
+/// Every legal move of `pos` with the value `eval` gives the position after it,
+/// best first (fastest win, then draws, then slowest loss).
+pub fn evaluate_moves(
+    pos: &Position,
+    rules: Rules,
+    mut eval: impl FnMut(&Position) -> Result<Value, QueryError>,
+) -> Result<Vec<EvaluatedMove>, QueryError> {
+    let mut out = moves::legal_moves(pos, rules)
+        .into_iter()
+        .map(|mv| {
+            let after = moves::apply(pos, mv);
+            Ok(EvaluatedMove {
+                mv,
+                position: after,
+                value: eval(&after)?,
+            })
+        })
+        .collect::<Result<Vec<_>, QueryError>>()?;
+    out.sort_by(|a, b| a.value.cmp_as_child(b.value));
+    Ok(out)
+}
+
+impl Database {
+    /// Every legal move of a movement-phase `pos` with the value it leads to, best first.
+    pub fn moves(&self, pos: &Position) -> Result<Vec<EvaluatedMove>, QueryError> {
+        evaluate_moves(pos, self.rules(), |after| self.probe(after))
+    }
+
+    /// The value of `pos` and of all its moves. Placement-phase positions are
+    /// solved by search ([`OpeningSearch`]) with exact plies.
+    pub fn answer(&self, pos: &Position) -> Result<Answer, QueryError> {
+        if !pos.is_movement_phase() {
+            return OpeningSearch::new(self, Precision::ExactPlies).answer(pos);
+        }
+        Ok(Answer {
+            position: *pos,
+            value: self.probe(pos)?,
+            moves: self.moves(pos)?,
+        })
+    }
+}
+
+impl OpeningSearch<'_> {
+    /// The value of `pos` and of every legal move, best first.
+    pub fn answer(&mut self, pos: &Position) -> Result<Answer, QueryError> {
+        let value = self.value(pos)?;
+        let rules = self.rules();
+        let list = evaluate_moves(pos, rules, |after| self.value(after))?;
+        Ok(Answer {
+            position: *pos,
+            value,
+            moves: list,
+        })
+    }
+}
+
+/// `{"move", "position", "value", "plies"}`: the value is for the side to move
+/// after the move; `plies` is `null` for a draw.
+impl Serialize for EvaluatedMove {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut st = s.serialize_struct("EvaluatedMove", 4)?;
+        st.serialize_field("move", &self.mv.to_string())?;
+        st.serialize_field("position", &self.position.to_string())?;
+        st.serialize_field("value", self.value.name())?;
+        st.serialize_field("plies", &self.value.plies())?;
+        st.end()
+    }
+}
+
+/// `{"position", "value", "plies", "moves": [...]}` as in `docs/RULES.md`.
+impl Serialize for Answer {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut st = s.serialize_struct("Answer", 4)?;
+        st.serialize_field("position", &self.position.to_string())?;
+        st.serialize_field("value", self.value.name())?;
+        st.serialize_field("plies", &self.value.plies())?;
+        st.serialize_field("moves", &self.moves)?;
+        st.end()
+    }
+}

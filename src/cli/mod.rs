@@ -1,0 +1,209 @@
+//! The command line: one module per command, each a thin call into the library.
+
+mod generate;
+mod moves;
+mod perft;
+mod progress;
+mod query;
+mod show;
+mod solve_opening;
+mod stats;
+mod subspaces;
+mod upgrade;
+mod verify;
+
+use clap::{Args, Parser, Subcommand};
+use millbase::Rules;
+use millbase::db::DbError;
+use millbase::position::Position;
+use millbase::query::QueryError;
+use millbase::storage::StorageError;
+use std::path::PathBuf;
+
+/// Retrograde-analysis solver and perfect-play database for Nine Men's Morris.
+///
+/// Positions are written as in docs/RULES.md: `BOARD SIDE WHITE_IN_HAND BLACK_IN_HAND`,
+/// e.g. "........................ w 9 9" (quote it: it contains spaces). BOARD lists
+/// the 24 points a1 d1 g1 b2 d2 f2 c3 d3 e3 a4 b4 c4 e4 f4 g4 c5 d5 e5 b6 d6 f6 a7
+/// d7 g7 as W (white), B (black) or . (empty).
+#[derive(Parser)]
+#[command(name = "millbase", version, about, long_about)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Draw the board of a position, with side to move and stones in hand.
+    Show(show::ShowArgs),
+    /// List every legal move and the position after it.
+    Moves(moves::MovesArgs),
+    /// Solve the movement phase into a database directory (resumes what is there).
+    ///
+    /// Subspaces are solved in dependency order, each with its colour swap; each
+    /// finished subspace is written atomically with checksums, so an interrupted run
+    /// loses at most the pair in progress. Rerunning skips finished, valid files.
+    Generate(generate::GenerateArgs),
+    /// Check every stored value against its children by forward move generation.
+    ///
+    /// Exits with status 1 if any entry disagrees.
+    Verify(verify::VerifyArgs),
+    /// The perfect-play value of a position and of every legal move, best first.
+    ///
+    /// Movement-phase positions are read from the database. Placement-phase
+    /// positions (stones in hand) are solved by search with the database at the
+    /// leaves: early ones take minutes (the initial position and all its moves need
+    /// the complete database and about 9 GB of memory).
+    Query(query::QueryArgs),
+    /// Solve a placement-phase position (default: the initial position) exactly.
+    ///
+    /// Alpha-beta search over the placement phase with the movement database at the
+    /// leaves. By default it finds win, draw or loss; --exact also finds the plies.
+    SolveOpening(solve_opening::SolveOpeningArgs),
+    /// Win/loss/draw counts, longest plies and file sizes per subspace.
+    Stats(stats::StatsArgs),
+    /// Rewrite the files of a database made by an older millbase in the current
+    /// format (values unchanged; format 2 is about 30% smaller).
+    ///
+    /// One file at a time, each replaced atomically: an interrupted upgrade can be
+    /// run again. Files already in the current format are left alone.
+    Upgrade(upgrade::UpgradeArgs),
+    /// List the 49 movement subspaces with their classes, index size and density.
+    Subspaces(subspaces::SubspacesArgs),
+    /// Count the positions DEPTH plies deep (a move with its removal is one ply).
+    Perft(perft::PerftArgs),
+}
+
+/// `--no-flying`.
+#[derive(Args, Clone, Copy)]
+struct RuleArgs {
+    /// Play without flying (a side with 3 stones may only slide).
+    #[arg(long)]
+    no_flying: bool,
+}
+
+impl RuleArgs {
+    fn rules(self) -> Rules {
+        Rules {
+            flying: !self.no_flying,
+        }
+    }
+}
+
+/// `--db DIR`.
+#[derive(Args)]
+struct DbArgs {
+    /// Database directory.
+    #[arg(long, value_name = "DIR", default_value = "data/db")]
+    db: PathBuf,
+}
+
+/// `--threads N`.
+#[derive(Args, Clone, Copy)]
+struct ThreadArgs {
+    /// Worker threads (default: all cores).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    threads: Option<u16>,
+}
+
+impl ThreadArgs {
+    fn apply(self) {
+        if let Some(n) = self.threads {
+            // Fails only if the pool was built already, which run() never does.
+            let _ = rayon::ThreadPoolBuilder::new()
+                .num_threads(n as usize)
+                .build_global();
+        }
+    }
+}
+
+/// A failure of a command: the message and the exit status.
+pub struct Failure {
+    /// What went wrong.
+    pub message: String,
+    /// The exit status: 0 for a closed output pipe, 1 for a fault, 2 for bad input.
+    pub status: u8,
+}
+
+impl From<DbError> for Failure {
+    fn from(e: DbError) -> Failure {
+        Failure::fault(e)
+    }
+}
+
+impl From<StorageError> for Failure {
+    fn from(e: StorageError) -> Failure {
+        Failure::fault(e)
+    }
+}
+
+impl From<QueryError> for Failure {
+    fn from(e: QueryError) -> Failure {
+        Failure::fault(e)
+    }
+}
+
+impl From<std::io::Error> for Failure {
+    fn from(e: std::io::Error) -> Failure {
+        Failure {
+            message: e.to_string(),
+            status: if e.kind() == std::io::ErrorKind::BrokenPipe {
+                0
+            } else {
+                1
+            },
+        }
+    }
+}
+
+impl Failure {
+    /// A failure that is not the user's input (a damaged or missing database, a
+    /// verification mismatch): exit status 1.
+    fn fault(e: impl std::fmt::Display) -> Failure {
+        Failure {
+            message: e.to_string(),
+            status: 1,
+        }
+    }
+
+    /// Bad input from the user: exit status 2.
+    fn input(e: impl std::fmt::Display) -> Failure {
+        Failure {
+            message: e.to_string(),
+            status: 2,
+        }
+    }
+}
+
+/// Writes `value` as one line of JSON.
+fn write_json(out: &mut impl std::io::Write, value: &impl serde::Serialize) -> Result<(), Failure> {
+    serde_json::to_writer(&mut *out, value).map_err(|e| match e.io_error_kind() {
+        Some(kind) => Failure::from(std::io::Error::from(kind)),
+        None => Failure::fault(e),
+    })?;
+    writeln!(out)?;
+    Ok(())
+}
+
+fn parse_position(s: &str) -> Result<Position, Failure> {
+    s.parse::<Position>()
+        .map_err(|e| Failure::input(format!("bad position {s:?}: {e}")))
+}
+
+/// Runs the command `cli` names, writing its output to standard output.
+pub fn run(cli: Cli) -> Result<(), Failure> {
+    let out = &mut std::io::stdout().lock();
+    match cli.command {
+        Command::Show(a) => show::run(a, out),
+        Command::Moves(a) => moves::run(a, out),
+        Command::Generate(a) => generate::run(a, out),
+        Command::Upgrade(a) => upgrade::run(a, out),
+        Command::Verify(a) => verify::run(a, out),
+        Command::Query(a) => query::run(a, out),
+        Command::SolveOpening(a) => solve_opening::run(a, out),
+        Command::Stats(a) => stats::run(a, out),
+        Command::Subspaces(a) => subspaces::run(a, out),
+        Command::Perft(a) => perft::run(a, out),
+    }
+}

@@ -1,0 +1,36 @@
+//! `millbase perft`: count the positions some plies deep.
+
+use super::{Failure, RuleArgs, parse_position, write_json};
+use clap::Args;
+use millbase::moves;
+use millbase::report::Perft;
+use std::io::Write;
+
+#[derive(Args)]
+pub struct PerftArgs {
+    /// The position, e.g. "........................ w 9 9".
+    position: String,
+    /// Plies to search (0..=30).
+    #[arg(value_parser = clap::value_parser!(u32).range(0..=30))]
+    depth: u32,
+    /// Print {"depth": D, "nodes": N}.
+    #[arg(long)]
+    json: bool,
+    #[command(flatten)]
+    rules: RuleArgs,
+}
+
+pub fn run(a: PerftArgs, out: &mut impl Write) -> Result<(), Failure> {
+    let pos = parse_position(&a.position)?;
+    let nodes = moves::perft_parallel(&pos, a.depth, a.rules.rules());
+    if a.json {
+        let row = Perft {
+            depth: a.depth,
+            nodes,
+        };
+        write_json(out, &row)?;
+    } else {
+        writeln!(out, "perft({}) = {nodes}", a.depth)?;
+    }
+    Ok(())
+}

@@ -1,0 +1,136 @@
+//! Progress on stderr: the bar and summary lines of `generate`, the spinner of
+//! searches.
+
+use indicatif::{ProgressBar, ProgressStyle};
+use millbase::generate::{Observer, Report};
+use millbase::index::Subspace;
+use millbase::opening::SearchProgress;
+use millbase::solver::Progress;
+use std::io::IsTerminal;
+use std::sync::Mutex;
+use std::time::Instant;
+
+/// Progress display of `generate`: a bar on stderr, a summary line per subspace.
+/// When stderr is not a terminal (a log file), plain lines replace the bar.
+pub struct GenerateUi {
+    pub bar: ProgressBar,
+    /// Plain progress lines on stderr instead of the bar.
+    lines: bool,
+    pub start: Instant,
+    current: Mutex<String>,
+}
+
+impl GenerateUi {
+    pub fn new(quiet: bool) -> GenerateUi {
+        let bar = if quiet {
+            ProgressBar::hidden()
+        } else {
+            ProgressBar::new(0)
+        };
+        bar.set_style(
+            ProgressStyle::with_template(
+                "{msg:24} [{bar:30}] {human_pos}/{human_len} {per_sec} ETA {eta}",
+            )
+            .expect("valid template")
+            .progress_chars("=> "),
+        );
+        GenerateUi {
+            bar,
+            lines: !quiet && !std::io::stderr().is_terminal(),
+            start: Instant::now(),
+            current: Mutex::new(String::new()),
+        }
+    }
+}
+
+impl Progress for GenerateUi {
+    fn initialised(&self, done: u64) {
+        self.bar.inc(done);
+    }
+    fn level(&self, plies: u16) {
+        let cur = self.current.lock().map(|c| c.clone()).unwrap_or_default();
+        self.bar.set_message(format!("{cur}: level {plies}"));
+        if self.lines && plies.is_multiple_of(20) {
+            eprintln!(
+                "{cur}: propagated level {plies} ({:.0} s since start)",
+                self.start.elapsed().as_secs_f64()
+            );
+        }
+    }
+}
+
+impl Observer for GenerateUi {
+    fn start_pair(&self, sub: Subspace, positions: u64) {
+        let name = if sub.negate() == sub {
+            sub.to_string()
+        } else {
+            format!("{sub}+{}", sub.negate())
+        };
+        self.bar.set_length(positions);
+        self.bar.set_position(0);
+        self.bar.reset_eta();
+        self.bar.set_message(format!("{name}: init"));
+        if self.lines {
+            eprintln!(
+                "{name}: solving {positions} positions ({:.0} s since start)",
+                self.start.elapsed().as_secs_f64()
+            );
+        }
+        if let Ok(mut c) = self.current.lock() {
+            *c = name;
+        }
+    }
+    fn finished(&self, r: &Report) {
+        let c = &r.counts;
+        let line = if r.skipped {
+            format!(
+                "{:>5}: already solved ({} classes)",
+                r.subspace.to_string(),
+                c.classes
+            )
+        } else {
+            format!(
+                "{:>5}: {} classes, {} wins, {} losses, {} draws, max win {} max loss {} plies, {:.1} s, peak {:.2} GB, {} bytes",
+                r.subspace.to_string(),
+                c.classes,
+                c.wins,
+                c.losses,
+                c.draws,
+                c.max_win,
+                c.max_loss,
+                r.seconds,
+                r.peak_bytes as f64 / 1e9,
+                r.file_bytes
+            )
+        };
+        self.bar.suspend(|| println!("{line}"));
+    }
+}
+
+/// Runs `work` with a spinner on stderr showing the nodes searched (none when
+/// `quiet` or when stderr is not a terminal).
+pub fn with_spinner<T>(quiet: bool, progress: &SearchProgress, work: impl FnOnce() -> T) -> T {
+    if quiet || !std::io::stderr().is_terminal() {
+        return work();
+    }
+    let bar = ProgressBar::new_spinner();
+    bar.set_style(
+        ProgressStyle::with_template("{spinner} {elapsed} {msg}").expect("valid template"),
+    );
+    let (done, finished) = std::sync::mpsc::channel::<()>();
+    std::thread::scope(|s| {
+        let bar = &bar;
+        s.spawn(move || {
+            let wait = std::time::Duration::from_millis(200);
+            while finished.recv_timeout(wait).is_err() {
+                let n = progress.nodes.load(std::sync::atomic::Ordering::Relaxed);
+                bar.set_message(format!("{n} positions searched"));
+                bar.tick();
+            }
+            bar.finish_and_clear();
+        });
+        let out = work();
+        let _ = done.send(());
+        out
+    })
+}

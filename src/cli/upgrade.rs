@@ -1,0 +1,36 @@
+//! `millbase upgrade`: rewrite format-1 files in the current format.
+
+use super::{DbArgs, Failure, ThreadArgs};
+use clap::Args;
+use millbase::generate;
+use std::io::Write;
+
+#[derive(Args)]
+pub struct UpgradeArgs {
+    #[command(flatten)]
+    db: DbArgs,
+    #[command(flatten)]
+    threads: ThreadArgs,
+}
+
+pub fn run(a: UpgradeArgs, out: &mut impl Write) -> Result<(), Failure> {
+    a.threads.apply();
+    let (mut old, mut new) = (0u64, 0u64);
+    let done = generate::upgrade(&a.db.db, &mut |u| {
+        old += u.old_bytes;
+        new += u.new_bytes;
+        eprintln!(
+            "{:>5}: {} -> {} bytes",
+            u.subspace.to_string(),
+            u.old_bytes,
+            u.new_bytes
+        );
+    })?;
+    writeln!(
+        out,
+        "upgraded {} files in {}: {old} -> {new} bytes",
+        done.len(),
+        a.db.db.display()
+    )?;
+    Ok(())
+}

@@ -1,0 +1,318 @@
+//! A database directory: its manifest, the file of each subspace, the work files
+//! of a generation and their temporaries, which subspaces are present, and
+//! complete tables loaded from it.
+//!
+//! ```text
+//! DIR/millbase.json      the manifest: format and rule variant
+//! DIR/M-O-0-0.mdb        one file per subspace (docs/FORMAT.md)
+//! DIR/work/M-O-0-0.mdb   during generate: tables with plies kept for a later pair
+//! ```
+
+use crate::children::derive_plies;
+use crate::index::{Indexer, Subspace};
+use crate::plan::{Limits, all_subspaces};
+use crate::rules::Rules;
+use crate::solver::{Known, SolveError};
+use crate::storage::{self, Encoding, FORMAT_VERSION, StorageError, Table, corrupt, io_err};
+use crate::value::{Cell, Counts};
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// File name of the manifest in a database directory.
+pub const MANIFEST: &str = "millbase.json";
+
+/// Subdirectory of a database holding work files: complete tables (plies
+/// included) of subspaces whose database file stores no plies, kept from their
+/// solving until the one pair that needs them as removal tables is solved.
+pub const WORK_DIR: &str = "work";
+
+/// The manifest of a database directory (`millbase.json`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Manifest {
+    /// The file format version of the millbase that created the directory.
+    #[serde(default)]
+    pub format: u32,
+    /// The rule variant, [`Rules::name`].
+    pub rules: String,
+}
+
+/// The file name of a subspace in a database directory.
+pub fn file_name(sub: Subspace) -> String {
+    format!(
+        "{}-{}-{}-{}.mdb",
+        sub.mover, sub.opponent, sub.mover_hand, sub.opponent_hand
+    )
+}
+
+/// The encoding of `sub`'s database file: plies are stored where the side to
+/// move has at least as many stones on the board as the other. Every move from a
+/// position without stored plies (`m < o` stones) leads to `o-m` or, removing,
+/// to `(o-1)-m` with `o - 1 >= m`: a subspace with stored plies, so one ply of
+/// search always recovers the plies. This halves the plies stored; the
+/// win/draw/loss stream is kept everywhere.
+pub fn encoding_for(sub: Subspace) -> Encoding {
+    if sub.mover >= sub.opponent {
+        Encoding::WdlPlies
+    } else {
+        Encoding::WdlOnly
+    }
+}
+
+/// A failure to read, load or build the tables of a database directory.
+#[derive(Debug)]
+pub enum DbError {
+    /// A file or directory fault.
+    Storage(StorageError),
+    /// A table's values are inconsistent, or a needed table is missing.
+    Solve(SolveError),
+}
+
+impl fmt::Display for DbError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            DbError::Storage(e) => e.fmt(f),
+            DbError::Solve(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for DbError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            DbError::Storage(e) => Some(e),
+            DbError::Solve(e) => Some(e),
+        }
+    }
+}
+
+impl From<StorageError> for DbError {
+    fn from(e: StorageError) -> Self {
+        DbError::Storage(e)
+    }
+}
+
+impl From<SolveError> for DbError {
+    fn from(e: SolveError) -> Self {
+        DbError::Solve(e)
+    }
+}
+
+/// A database directory of one rule variant.
+#[derive(Clone, Debug)]
+pub struct DbDir {
+    path: PathBuf,
+    rules: Rules,
+}
+
+impl DbDir {
+    /// Opens the database directory `path` for `rules`, creating it and its
+    /// manifest if it has none. Fails if it holds the other variant.
+    pub fn create(path: &Path, rules: Rules) -> Result<DbDir, StorageError> {
+        std::fs::create_dir_all(path).map_err(io_err(path))?;
+        let manifest = path.join(MANIFEST);
+        match read_manifest(path)? {
+            Some(found) if found != rules => Err(StorageError::WrongVariant {
+                path: manifest,
+                found: found.name(),
+                expected: rules.name(),
+            }),
+            Some(_) => Ok(DbDir::at(path, rules)),
+            None => {
+                let m = Manifest {
+                    format: FORMAT_VERSION,
+                    rules: rules.name().to_string(),
+                };
+                let text = serde_json::to_string(&m).expect("a manifest serialises");
+                storage::write_atomic(&manifest, |f| writeln!(f, "{text}"))?;
+                Ok(DbDir::at(path, rules))
+            }
+        }
+    }
+
+    /// Opens the existing database directory `path`, with the rule variant its
+    /// manifest names.
+    pub fn open(path: &Path) -> Result<DbDir, StorageError> {
+        match read_manifest(path)? {
+            Some(rules) => Ok(DbDir::at(path, rules)),
+            None if !path.is_dir() => Err(StorageError::NoDatabase {
+                path: path.to_path_buf(),
+            }),
+            None => Err(corrupt(
+                &path.join(MANIFEST),
+                "missing: this directory is not a millbase database",
+            )),
+        }
+    }
+
+    fn at(path: &Path, rules: Rules) -> DbDir {
+        DbDir {
+            path: path.to_path_buf(),
+            rules,
+        }
+    }
+
+    /// The directory.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Its rule variant.
+    pub fn rules(&self) -> Rules {
+        self.rules
+    }
+
+    /// The database file of `sub`.
+    pub fn table_path(&self, sub: Subspace) -> PathBuf {
+        self.path.join(file_name(sub))
+    }
+
+    /// The work file of `sub` (see [`WORK_DIR`]).
+    pub fn work_path(&self, sub: Subspace) -> PathBuf {
+        self.path.join(WORK_DIR).join(file_name(sub))
+    }
+
+    /// Opens the file of `sub` and checks its header and tables: the variant,
+    /// the subspace and (format 2) the encoding [`encoding_for`] gives it.
+    pub fn open_table(&self, sub: Subspace) -> Result<Table, StorageError> {
+        let path = self.table_path(sub);
+        let t = Table::open(&path, self.rules, sub)?;
+        let want = encoding_for(sub);
+        if t.header.version > 1 && t.header.encoding != want {
+            return Err(corrupt(
+                &path,
+                format!(
+                    "entry encoding {:?}, expected {want:?} for {sub}",
+                    t.header.encoding
+                ),
+            ));
+        }
+        Ok(t)
+    }
+
+    /// Opens the work file of `sub`, which must store plies.
+    pub fn open_work_table(&self, sub: Subspace) -> Result<Table, StorageError> {
+        let path = self.work_path(sub);
+        let t = Table::open(&path, self.rules, sub)?;
+        if !t.has_plies() {
+            return Err(corrupt(&path, "stores no plies"));
+        }
+        Ok(t)
+    }
+
+    /// Writes the database file of `sub` atomically in its encoding; returns
+    /// the bytes written.
+    pub fn write_table(
+        &self,
+        sub: Subspace,
+        cells: &[Cell],
+        counts: Counts,
+    ) -> Result<u64, StorageError> {
+        let path = self.table_path(sub);
+        storage::write_table(&path, self.rules, sub, cells, counts, encoding_for(sub))
+    }
+
+    /// Writes the work file of `sub` (plies included) atomically.
+    pub fn write_work_table(
+        &self,
+        sub: Subspace,
+        cells: &[Cell],
+        counts: Counts,
+    ) -> Result<u64, StorageError> {
+        let work = self.path.join(WORK_DIR);
+        std::fs::create_dir_all(&work).map_err(io_err(&work))?;
+        let path = self.work_path(sub);
+        storage::write_table(&path, self.rules, sub, cells, counts, Encoding::WdlPlies)
+    }
+
+    /// Removes the work files of `subs`.
+    pub fn remove_work_files(&self, subs: &[Subspace]) {
+        for &s in subs {
+            let _ = std::fs::remove_file(self.work_path(s));
+        }
+    }
+
+    /// Removes the temporary files an interrupted run left behind, in the
+    /// directory and its work directory.
+    pub fn remove_stale_temporaries(&self) {
+        for dir in [self.path.clone(), self.path.join(WORK_DIR)] {
+            if let Ok(entries) = std::fs::read_dir(&dir) {
+                for e in entries.flatten() {
+                    if e.file_name().to_string_lossy().ends_with(".tmp") {
+                        let _ = std::fs::remove_file(e.path());
+                    }
+                }
+            }
+        }
+    }
+
+    /// The movement subspaces whose files are in the directory, in solving order.
+    pub fn present(&self) -> Vec<Subspace> {
+        all_subspaces(Limits::default())
+            .into_iter()
+            .filter(|&s| self.table_path(s).exists())
+            .collect()
+    }
+
+    /// Loads the complete tables (plies included) of `subs` into `known` (those
+    /// not there yet). Where a file stores no plies, they come from its work file
+    /// if a valid one is there, else from a one-ply search over the children of
+    /// every win and loss ([`derive_plies`]).
+    pub fn load_known(
+        &self,
+        ix: &Indexer,
+        subs: &[Subspace],
+        known: &mut Known,
+    ) -> Result<(), DbError> {
+        for &s in subs {
+            if !known.contains(s) {
+                let cells = self.load_complete(ix, s)?;
+                known.insert(s, cells);
+            }
+        }
+        Ok(())
+    }
+
+    fn load_complete(&self, ix: &Indexer, sub: Subspace) -> Result<Vec<Cell>, DbError> {
+        let table = self.open_table(sub)?;
+        if table.has_plies() {
+            return Ok(table.read_all()?);
+        }
+        if let Ok(work) = self.open_work_table(sub)
+            && work.header.counts == table.header.counts
+            && let Ok(cells) = work.read_all()
+        {
+            return Ok(cells);
+        }
+        let mut children = Known::new();
+        for c in [Some(sub.negate()), sub.after_removal()]
+            .into_iter()
+            .flatten()
+        {
+            children.insert(c, self.open_table(c)?.read_all()?);
+        }
+        Ok(derive_plies(
+            ix,
+            self.rules,
+            sub,
+            table.read_all()?,
+            &children,
+        )?)
+    }
+}
+
+/// The rule variant named by the manifest of `dir`, or `None` if it has none.
+fn read_manifest(dir: &Path) -> Result<Option<Rules>, StorageError> {
+    let path = dir.join(MANIFEST);
+    let text = match std::fs::read_to_string(&path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(io_err(&path)(e)),
+    };
+    let m: Manifest = serde_json::from_str(&text)
+        .map_err(|e| corrupt(&path, format!("not a valid manifest: {e}")))?;
+    Rules::from_name(&m.rules)
+        .map(Some)
+        .ok_or_else(|| corrupt(&path, format!("unknown rules {:?}", m.rules)))
+}

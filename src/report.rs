@@ -1,0 +1,176 @@
+//! The JSON shapes the commands print (one object per line), as `Serialize`
+//! types, so that every front end (the command line, a server) writes the same
+//! fields. The answer to a query is [`crate::answer::Answer`].
+
+use crate::index::Subspace;
+use crate::moves::{self, Move};
+use crate::position::Position;
+use crate::value::{Counts, Value};
+use serde::Serialize;
+
+/// A legal move and the position after it.
+#[derive(Clone, Debug, Serialize)]
+pub struct LegalMove {
+    /// The move in RULES.md notation.
+    #[serde(rename = "move")]
+    pub mv: String,
+    /// The position after it.
+    pub position: String,
+}
+
+/// `moves --json`: every legal move of a position.
+#[derive(Clone, Debug, Serialize)]
+pub struct MoveList {
+    /// The position.
+    pub position: String,
+    /// Its legal moves, in generation order.
+    pub moves: Vec<LegalMove>,
+}
+
+impl MoveList {
+    /// The list of `moves` from `pos`.
+    pub fn new(pos: &Position, list: &[Move]) -> MoveList {
+        MoveList {
+            position: pos.to_string(),
+            moves: list
+                .iter()
+                .map(|&m| LegalMove {
+                    mv: m.to_string(),
+                    position: moves::apply(pos, m).to_string(),
+                })
+                .collect(),
+        }
+    }
+}
+
+/// `perft --json`.
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct Perft {
+    /// Plies searched.
+    pub depth: u32,
+    /// Positions at that depth.
+    pub nodes: u64,
+}
+
+/// `subspaces --json`: one movement subspace's size.
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct SubspaceRow {
+    /// Stones of the side to move on the board.
+    pub mover: u8,
+    /// Stones of the other side on the board.
+    pub opponent: u8,
+    /// Symmetry classes (positions up to the 16 symmetries).
+    pub classes: u64,
+    /// Slots of its index range.
+    pub index_size: u64,
+    /// `classes / index_size`, to 6 decimals.
+    pub density: f64,
+}
+
+impl SubspaceRow {
+    /// The row of `sub`.
+    pub fn new(sub: Subspace, classes: u64, index_size: u64) -> SubspaceRow {
+        let density = classes as f64 / index_size as f64;
+        SubspaceRow {
+            mover: sub.mover,
+            opponent: sub.opponent,
+            classes,
+            index_size,
+            density: (density * 1e6).round() / 1e6,
+        }
+    }
+}
+
+/// `stats --json`: one subspace's counts and file size.
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct StatsRow {
+    /// Stones of the side to move on the board.
+    pub mover: u8,
+    /// Stones of the other side on the board.
+    pub opponent: u8,
+    /// Symmetry classes.
+    pub classes: u64,
+    /// Classes won by the side to move.
+    pub wins: u64,
+    /// Classes lost by the side to move.
+    pub losses: u64,
+    /// Drawn classes.
+    pub draws: u64,
+    /// Won positions, every symmetric image counted.
+    pub all_wins: u64,
+    /// Lost positions, every symmetric image counted.
+    pub all_losses: u64,
+    /// Drawn positions, every symmetric image counted.
+    pub all_draws: u64,
+    /// Largest plies of a win.
+    pub max_win_plies: u16,
+    /// Largest plies of a loss.
+    pub max_loss_plies: u16,
+    /// Entries of the index range.
+    pub raw_bytes: u64,
+    /// Bytes of the file.
+    pub bytes: u64,
+}
+
+impl StatsRow {
+    /// The row of `sub` with `counts`, `entries` index slots and a file of `bytes`.
+    pub fn new(sub: Subspace, counts: Counts, entries: u64, bytes: u64) -> StatsRow {
+        let c = counts;
+        StatsRow {
+            mover: sub.mover,
+            opponent: sub.opponent,
+            classes: c.classes,
+            wins: c.wins,
+            losses: c.losses,
+            draws: c.draws,
+            all_wins: c.all_wins,
+            all_losses: c.all_losses,
+            all_draws: c.all_draws,
+            max_win_plies: c.max_win,
+            max_loss_plies: c.max_loss,
+            raw_bytes: entries,
+            bytes,
+        }
+    }
+}
+
+/// `verify --json`: one subspace's result.
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct VerifyRow {
+    /// Stones of the side to move on the board.
+    pub mover: u8,
+    /// Stones of the other side on the board.
+    pub opponent: u8,
+    /// Positions checked.
+    pub checked: u64,
+    /// Entries that disagree with their children.
+    pub mismatches: u64,
+}
+
+/// `solve-opening --json`.
+#[derive(Clone, Debug, Serialize)]
+pub struct OpeningResult {
+    /// The position solved.
+    pub position: String,
+    /// `win`, `draw` or `loss` for the side to move.
+    pub value: &'static str,
+    /// Plies to the end (`null` for a draw, or when not asked for).
+    pub plies: Option<u16>,
+    /// Positions searched.
+    pub nodes: u64,
+    /// Wall-clock seconds, to milliseconds.
+    pub seconds: f64,
+}
+
+impl OpeningResult {
+    /// The result `value` for `pos`; `plies` only when `exact`.
+    pub fn new(pos: &Position, value: Value, exact: bool, nodes: u64, seconds: f64) -> Self {
+        OpeningResult {
+            position: pos.to_string(),
+            value: value.name(),
+            plies: if exact { value.plies() } else { None },
+            nodes,
+            seconds: (seconds * 1000.0).round() / 1000.0,
+        }
+    }
+}
