@@ -1,7 +1,7 @@
 //! Board geometry: the 24 points, their names, adjacency, the 16 mills and the
 //! 16 board symmetries. Everything here is compile-time data.
 //!
-//! Points are numbered `0..24` in the canonical order of RULES.md (sorted by rank,
+//! Points are numbered `0..24` in the canonical order of docs/RULES.md (sorted by rank,
 //! then file), which is also the bit order of a [`Bits`] set.
 
 /// A set of points: bit `p` is point `p`. Only the low 24 bits are used.

@@ -33,7 +33,7 @@ impl fmt::Display for Move {
     }
 }
 
-/// A move string that is not in RULES.md notation.
+/// A move string that is not in docs/RULES.md notation.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MoveParseError(pub String);
 

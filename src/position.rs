@@ -1,5 +1,5 @@
 //! Positions: each side's stones, stones in hand and the side to move, with the
-//! RULES.md position string (`BOARD SIDE WHITE_IN_HAND BLACK_IN_HAND`).
+//! docs/RULES.md position string (`BOARD SIDE WHITE_IN_HAND BLACK_IN_HAND`).
 //!
 //! A [`Position`] is stored relative to the side to move ("mover"), so a position
 //! with Black to move and its colour swap with White to move share everything but
@@ -225,7 +225,7 @@ impl Position {
         self.mover_hand == 0 && self.opponent_hand == 0
     }
 
-    /// Checks every rule of RULES.md for a valid position string.
+    /// Checks every rule of docs/RULES.md for a valid position string.
     pub fn validate(&self) -> Result<(), PositionError> {
         let (white, black) = self.white_black();
         let (wh, bh) = self.hands();
@@ -281,7 +281,7 @@ impl Position {
         }
     }
 
-    /// The board drawn as in RULES.md, with stones instead of point names.
+    /// The board drawn as in docs/RULES.md, with stones instead of point names.
     pub fn diagram(&self) -> String {
         use crate::geometry::{COORDS, NEIGHBOURS};
         const W: usize = 25;

@@ -11,7 +11,7 @@ use serde::Serialize;
 /// A legal move and the position after it.
 #[derive(Clone, Debug, Serialize)]
 pub struct LegalMove {
-    /// The move in RULES.md notation.
+    /// The move in docs/RULES.md notation.
     #[serde(rename = "move")]
     pub mv: String,
     /// The position after it.
