@@ -17,8 +17,10 @@ use crate::storage::{self, Encoding, FORMAT_VERSION, StorageError, Table, corrup
 use crate::value::{Cell, Counts};
 use serde::{Deserialize, Serialize};
 use std::fmt;
+use std::fs::File;
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// File name of the manifest in a database directory.
 pub const MANIFEST: &str = "millbase.json";
@@ -67,6 +69,13 @@ pub enum DbError {
     Storage(StorageError),
     /// A table's values are inconsistent, or a needed table is missing.
     Solve(SolveError),
+    /// Work on `subspace` needs the tables its moves lead to, and one failed.
+    Needs {
+        /// The subspace worked on.
+        subspace: Subspace,
+        /// Why a table it needs failed.
+        source: Box<DbError>,
+    },
 }
 
 impl fmt::Display for DbError {
@@ -74,6 +83,11 @@ impl fmt::Display for DbError {
         match self {
             DbError::Storage(e) => e.fmt(f),
             DbError::Solve(e) => e.fmt(f),
+            DbError::Needs { subspace, source } => write!(
+                f,
+                "subspace {subspace} needs the tables its moves lead to (its colour swap \
+                 and, after a removal, one stone fewer): {source}"
+            ),
         }
     }
 }
@@ -83,6 +97,7 @@ impl std::error::Error for DbError {
         match self {
             DbError::Storage(e) => Some(e),
             DbError::Solve(e) => Some(e),
+            DbError::Needs { source, .. } => Some(source.as_ref()),
         }
     }
 }
@@ -99,18 +114,34 @@ impl From<SolveError> for DbError {
     }
 }
 
-/// A database directory of one rule variant.
+/// File name of the lock a writer holds on a database directory.
+pub const LOCK: &str = "millbase.lock";
+
+/// A database directory of one rule variant. One opened for writing
+/// ([`DbDir::create`], [`DbDir::open_for_writing`]) holds the directory's lock
+/// until it is dropped.
 #[derive(Clone, Debug)]
 pub struct DbDir {
     path: PathBuf,
     rules: Rules,
+    lock: Option<Arc<File>>,
 }
 
 impl DbDir {
-    /// Opens the database directory `path` for `rules`, creating it and its
-    /// manifest if it has none. Fails if it holds the other variant.
+    /// Opens the database directory `path` for writing the `rules` variant,
+    /// creating it and its manifest if needed, and takes its lock.
+    ///
+    /// Refuses, touching nothing, a directory that holds other files and no
+    /// manifest, a manifest of the other variant or of a newer millbase, and
+    /// (where the manifest was lost) database files of the other variant;
+    /// files of this variant get their manifest back.
     pub fn create(path: &Path, rules: Rules) -> Result<DbDir, StorageError> {
         std::fs::create_dir_all(path).map_err(io_err(path))?;
+        if read_manifest(path)?.is_none() {
+            refuse_foreign_content(path, rules)?;
+        }
+        let mut db = DbDir::at(path, rules);
+        db.lock()?;
         let manifest = path.join(MANIFEST);
         match read_manifest(path)? {
             Some(found) if found != rules => Err(StorageError::WrongVariant {
@@ -118,7 +149,7 @@ impl DbDir {
                 found: found.name(),
                 expected: rules.name(),
             }),
-            Some(_) => Ok(DbDir::at(path, rules)),
+            Some(_) => Ok(db),
             None => {
                 let m = Manifest {
                     format: FORMAT_VERSION,
@@ -126,30 +157,74 @@ impl DbDir {
                 };
                 let text = serde_json::to_string(&m).expect("a manifest serialises");
                 storage::write_atomic(&manifest, |f| writeln!(f, "{text}"))?;
-                Ok(DbDir::at(path, rules))
+                Ok(db)
             }
         }
     }
 
     /// Opens the existing database directory `path`, with the rule variant its
-    /// manifest names.
+    /// manifest names. Readers take no lock.
     pub fn open(path: &Path) -> Result<DbDir, StorageError> {
         match read_manifest(path)? {
             Some(rules) => Ok(DbDir::at(path, rules)),
             None if !path.is_dir() => Err(StorageError::NoDatabase {
                 path: path.to_path_buf(),
             }),
-            None => Err(corrupt(
-                &path.join(MANIFEST),
-                "missing: this directory is not a millbase database",
-            )),
+            None => Err(StorageError::Refused {
+                path: path.to_path_buf(),
+                reason: format!(
+                    "no {MANIFEST}: not a millbase database. If it is one whose manifest \
+                     was lost, `millbase generate --db {}` with the variant's flag \
+                     (--no-flying or none) restores it",
+                    path.display()
+                ),
+            }),
         }
+    }
+
+    /// Opens the existing database directory `path` and takes its lock.
+    pub fn open_for_writing(path: &Path) -> Result<DbDir, StorageError> {
+        let mut db = DbDir::open(path)?;
+        db.lock()?;
+        Ok(db)
+    }
+
+    /// Takes the directory's exclusive lock: an operating-system file lock, so
+    /// it dies with the process. Fails, naming the holder, if another process
+    /// holds it; also fails here, before any work, if the directory is not
+    /// writable.
+    fn lock(&mut self) -> Result<(), StorageError> {
+        let path = self.path.join(LOCK);
+        let mut file = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(&path)
+            .map_err(io_err(&path))?;
+        match file.try_lock() {
+            Ok(()) => {}
+            Err(std::fs::TryLockError::WouldBlock) => {
+                let holder = std::fs::read_to_string(&path)
+                    .ok()
+                    .and_then(|t| t.trim().parse().ok());
+                return Err(StorageError::Locked { path, holder });
+            }
+            Err(std::fs::TryLockError::Error(e)) => return Err(io_err(&path)(e)),
+        }
+        let pid = std::process::id().to_string();
+        file.set_len(0)
+            .and_then(|()| file.write_all(pid.as_bytes()))
+            .map_err(io_err(&path))?;
+        self.lock = Some(Arc::new(file));
+        Ok(())
     }
 
     fn at(path: &Path, rules: Rules) -> DbDir {
         DbDir {
             path: path.to_path_buf(),
             rules,
+            lock: None,
         }
     }
 
@@ -233,13 +308,17 @@ impl DbDir {
         }
     }
 
-    /// Removes the temporary files an interrupted run left behind, in the
-    /// directory and its work directory.
+    /// Removes the temporary files an interrupted millbase left behind, in the
+    /// directory and its work directory: only millbase's own ([`is_temporary`]),
+    /// and only under the lock.
     pub fn remove_stale_temporaries(&self) {
+        if self.lock.is_none() {
+            return;
+        }
         for dir in [self.path.clone(), self.path.join(WORK_DIR)] {
             if let Ok(entries) = std::fs::read_dir(&dir) {
                 for e in entries.flatten() {
-                    if e.file_name().to_string_lossy().ends_with(".tmp") {
+                    if is_temporary(&e.file_name().to_string_lossy()) {
                         let _ = std::fs::remove_file(e.path());
                     }
                 }
@@ -302,6 +381,98 @@ impl DbDir {
     }
 }
 
+/// Whether `name` is a temporary file of millbase: `NAME.PID.millbase-tmp`, or
+/// `NAME.tmp` of a database file or manifest (as older versions named them).
+pub fn is_temporary(name: &str) -> bool {
+    if name.ends_with(storage::TEMPORARY_SUFFIX) {
+        return true;
+    }
+    name.strip_suffix(".tmp")
+        .is_some_and(|n| n == MANIFEST || subspace_of_file_name(n).is_some())
+}
+
+/// The subspace a database file name (`M-O-MH-OH.mdb`) names.
+pub fn subspace_of_file_name(name: &str) -> Option<Subspace> {
+    let stem = name.strip_suffix(".mdb")?;
+    let n: Vec<u8> = stem
+        .split('-')
+        .map(|x| x.parse().ok())
+        .collect::<Option<_>>()?;
+    let &[mover, opponent, mover_hand, opponent_hand] = n.as_slice() else {
+        return None;
+    };
+    let sub = Subspace {
+        mover,
+        opponent,
+        mover_hand,
+        opponent_hand,
+    };
+    (file_name(sub) == name).then_some(sub)
+}
+
+/// Checks a directory without a manifest before millbase writes into it: it
+/// must be empty but for millbase's own files, and database files in it must
+/// be of `rules` (their manifest was lost; it is then written again).
+fn refuse_foreign_content(dir: &Path, rules: Rules) -> Result<(), StorageError> {
+    let entries = std::fs::read_dir(dir).map_err(io_err(dir))?;
+    let (mut foreign, mut other_variant) = (vec![], vec![]);
+    for e in entries {
+        let e = e.map_err(io_err(dir))?;
+        let name = e.file_name().to_string_lossy().to_string();
+        if let Some(sub) = subspace_of_file_name(&name) {
+            match Table::open(&e.path(), rules, sub) {
+                Err(StorageError::WrongVariant { found, .. }) => {
+                    other_variant.push(format!("{name} ({found})"))
+                }
+                Err(StorageError::OtherSubspace { .. }) | Err(StorageError::Io { .. }) => {
+                    foreign.push(name)
+                }
+                _ => {}
+            }
+        } else if !(name == WORK_DIR || name == LOCK || is_temporary(&name)) {
+            foreign.push(name);
+        }
+    }
+    let list = |v: &[String]| {
+        let shown: Vec<&str> = v.iter().take(5).map(String::as_str).collect();
+        let more = if v.len() > 5 {
+            format!(" and {} more", v.len() - 5)
+        } else {
+            String::new()
+        };
+        format!("{}{more}", shown.join(", "))
+    };
+    if !other_variant.is_empty() {
+        let flag = Rules {
+            flying: !rules.flying,
+        }
+        .flag();
+        return Err(StorageError::Refused {
+            path: dir.to_path_buf(),
+            reason: format!(
+                "no {MANIFEST}, and its database files are not of the {} rules: {}. \
+                 Nothing was changed. To restore the manifest and resume, run generate \
+                 with the files' variant (e.g. `millbase generate --db {}{flag}`); \
+                 or use another directory",
+                rules.name(),
+                list(&other_variant),
+                dir.display()
+            ),
+        });
+    }
+    if !foreign.is_empty() {
+        return Err(StorageError::Refused {
+            path: dir.to_path_buf(),
+            reason: format!(
+                "not empty and not a millbase database (no {MANIFEST}; it holds {}). \
+                 Nothing was changed: choose a new or empty directory",
+                list(&foreign)
+            ),
+        });
+    }
+    Ok(())
+}
+
 /// The rule variant named by the manifest of `dir`, or `None` if it has none.
 fn read_manifest(dir: &Path) -> Result<Option<Rules>, StorageError> {
     let path = dir.join(MANIFEST);
@@ -312,6 +483,16 @@ fn read_manifest(dir: &Path) -> Result<Option<Rules>, StorageError> {
     };
     let m: Manifest = serde_json::from_str(&text)
         .map_err(|e| corrupt(&path, format!("not a valid manifest: {e}")))?;
+    if m.format > FORMAT_VERSION {
+        return Err(StorageError::Refused {
+            path: path.clone(),
+            reason: format!(
+                "written by a newer millbase (format {}; this one reads up to {FORMAT_VERSION}): \
+                 use that version, or build the database again in another directory",
+                m.format
+            ),
+        });
+    }
     Rules::from_name(&m.rules)
         .map(Some)
         .ok_or_else(|| corrupt(&path, format!("unknown rules {:?}", m.rules)))

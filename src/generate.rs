@@ -66,7 +66,7 @@ pub fn upgrade(
     dir: &Path,
     report: &mut dyn FnMut(&Upgraded),
 ) -> Result<Vec<Upgraded>, StorageError> {
-    let db = DbDir::open(dir)?;
+    let db = DbDir::open_for_writing(dir)?;
     db.remove_stale_temporaries();
     let mut out = vec![];
     for sub in db.present() {
@@ -93,8 +93,17 @@ pub fn upgrade(
 pub trait Observer: Progress {
     /// Solving of the pair of `sub` starts; `positions` is the pair's index range.
     fn start_pair(&self, sub: Subspace, positions: u64);
+    /// The file of `sub` is there but damaged, so it is built again: `reason`.
+    fn rebuilding(&self, sub: Subspace, reason: &str) {
+        let _ = (sub, reason);
+    }
     /// One subspace is finished (or skipped).
     fn finished(&self, report: &Report);
+    /// Whether to go on with the next pair (checked after each pair; a user
+    /// interface whose output went away stops the run there).
+    fn keep_going(&self) -> bool {
+        true
+    }
 }
 
 /// An observer that shows nothing.
@@ -121,6 +130,7 @@ pub fn generate(
 ) -> Result<Vec<Report>, DbError> {
     let db = DbDir::create(dir, rules)?;
     db.remove_stale_temporaries();
+    refuse_foreign_files(&db, limits)?;
     // the removal tables of the pairs to build
     let consumers: Vec<Subspace> = all_subspaces(limits)
         .iter()
@@ -133,7 +143,14 @@ pub fn generate(
         let needed: Vec<Subspace> = members.iter().filter_map(|s| s.after_removal()).collect();
         let existing: Option<Vec<Table>> = members
             .iter()
-            .map(|&s| db.open_table(s).ok().filter(|t| t.check().is_ok()))
+            .map(|&s| match open_checked(&db, s) {
+                Ok(t) => Some(t),
+                Err(StorageError::Missing { .. }) => None,
+                Err(e) => {
+                    observer.rebuilding(s, &e.to_string());
+                    None
+                }
+            })
             .collect();
         if let Some(tables) = existing {
             for t in tables {
@@ -177,6 +194,44 @@ pub fn generate(
             reports.push(r);
         }
         db.remove_work_files(&needed);
+        if !observer.keep_going() {
+            break;
+        }
     }
     Ok(reports)
+}
+
+/// Opens the file of `sub` and checks every block.
+fn open_checked(db: &DbDir, sub: Subspace) -> Result<Table, StorageError> {
+    let t = db.open_table(sub)?;
+    t.check()?;
+    Ok(t)
+}
+
+/// Refuses, before any work, a directory whose files for the subspaces within
+/// `limits` are not this database's to replace: files of the other variant or
+/// of another subspace, and files it cannot read. Damaged files (checksums,
+/// sizes) are this database's and are built again.
+fn refuse_foreign_files(db: &DbDir, limits: Limits) -> Result<(), StorageError> {
+    let foreign: Vec<String> = all_subspaces(limits)
+        .into_iter()
+        .filter_map(|s| match Table::open(&db.table_path(s), db.rules(), s) {
+            Err(e @ StorageError::WrongVariant { .. })
+            | Err(e @ StorageError::OtherSubspace { .. })
+            | Err(e @ StorageError::Io { .. }) => Some(e.to_string()),
+            _ => None,
+        })
+        .collect();
+    if foreign.is_empty() {
+        return Ok(());
+    }
+    Err(StorageError::Refused {
+        path: db.path().to_path_buf(),
+        reason: format!(
+            "holds files that are not this {} database's to replace; nothing was changed. \
+             Move them away or use another directory:\n  {}",
+            db.rules().name(),
+            foreign.join("\n  ")
+        ),
+    })
 }

@@ -325,6 +325,36 @@ pub struct MoverContext<'a> {
     _indexer: std::marker::PhantomData<&'a Indexer>,
 }
 
+/// The number of orbits of `k`-point sets under the 16 symmetries, by
+/// Burnside's lemma: the average over the symmetries of the sets each one fixes
+/// (a fixed set is a union of the symmetry's cycles).
+pub fn orbit_count(k: usize) -> u64 {
+    let fixed: u64 = (0..SYMMETRY_COUNT)
+        .map(|s| {
+            // ways[j]: unions of the cycles seen so far with j points
+            let mut ways = [0u64; POINTS + 1];
+            ways[0] = 1;
+            let mut seen: Bits = 0;
+            for p in 0..POINTS {
+                if seen & (1 << p) != 0 {
+                    continue;
+                }
+                let (mut len, mut q) = (0, p);
+                while seen & (1 << q) == 0 {
+                    seen |= 1 << q;
+                    len += 1;
+                    q = transform(s, 1 << q).trailing_zeros() as usize;
+                }
+                for j in (len..=POINTS).rev() {
+                    ways[j] += ways[j - len];
+                }
+            }
+            ways[k]
+        })
+        .sum();
+    fixed / SYMMETRY_COUNT as u64
+}
+
 /// Ranks and unranks positions in any subspace. Tables are built on first use.
 #[derive(Default)]
 pub struct Indexer {
@@ -361,6 +391,12 @@ impl Indexer {
     /// The index range of `sub`: indices are `0..index_size(sub)`.
     pub fn index_size(&self, sub: Subspace) -> u64 {
         self.orbits(sub.mover) as u64 * Self::block_size(sub)
+    }
+
+    /// [`Indexer::index_size`] without building any table: the orbits of the
+    /// mover's sets are counted by Burnside's lemma. For checking file sizes.
+    pub fn index_size_of(sub: Subspace) -> u64 {
+        orbit_count(sub.mover as usize) * Self::block_size(sub)
     }
 
     /// The index of the position with mover stones `mover` and opponent stones
@@ -535,6 +571,14 @@ mod tests {
             assert!(t.entries == entries, "entries of {k}-sets");
             assert_eq!(t.reps, reps, "{k}");
             assert_eq!(t.stabilisers, stabs, "{k}");
+        }
+    }
+
+    #[test]
+    fn orbit_counts_by_burnside_equal_the_tables() {
+        let ix = Indexer::new();
+        for k in 0..=STONES_PER_SIDE {
+            assert_eq!(orbit_count(k as usize), ix.orbits(k) as u64, "{k}-sets");
         }
     }
 

@@ -3,6 +3,7 @@
 mod cli;
 
 use clap::Parser;
+use std::io::Write;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
@@ -10,7 +11,7 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(f) if f.status == 0 => ExitCode::SUCCESS,
         Err(f) => {
-            eprintln!("error: {}", f.message);
+            let _ = writeln!(std::io::stderr(), "error: {}", f.message);
             ExitCode::from(f.status)
         }
     }

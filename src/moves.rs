@@ -219,13 +219,30 @@ pub fn perft(pos: &Position, depth: u32, rules: Rules) -> u64 {
 
 /// [`perft`] with the first ply split over the rayon thread pool.
 pub fn perft_parallel(pos: &Position, depth: u32, rules: Rules) -> u64 {
+    perft_parallel_with(pos, depth, rules, &|_, _| {})
+}
+
+/// [`perft_parallel`], calling `done(finished, of)` each time the subtree of
+/// one of the `of` first moves is counted.
+pub fn perft_parallel_with(
+    pos: &Position,
+    depth: u32,
+    rules: Rules,
+    done: &(dyn Fn(usize, usize) + Sync),
+) -> u64 {
     use rayon::prelude::*;
+    use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
     if depth <= 2 {
         return perft(pos, depth, rules);
     }
-    legal_moves(pos, rules)
-        .par_iter()
-        .map(|&m| perft(&apply(pos, m), depth - 1, rules))
+    let list = legal_moves(pos, rules);
+    let finished = AtomicUsize::new(0);
+    list.par_iter()
+        .map(|&m| {
+            let n = perft(&apply(pos, m), depth - 1, rules);
+            done(finished.fetch_add(1, Relaxed) + 1, list.len());
+            n
+        })
         .sum()
 }
 

@@ -327,13 +327,26 @@ impl fmt::Display for Position {
     }
 }
 
+/// `text` as it is if short, else its first 40 characters and its length, for
+/// error messages about input of any size.
+pub fn excerpt(text: &str) -> String {
+    const SHOWN: usize = 40;
+    let n = text.chars().count();
+    if n <= SHOWN {
+        return text.to_string();
+    }
+    let head: String = text.chars().take(SHOWN).collect();
+    format!("{head}... ({n} characters)")
+}
+
 impl FromStr for Position {
     type Err = PositionError;
 
     fn from_str(s: &str) -> Result<Position, PositionError> {
-        let fields: Vec<&str> = s.split(' ').collect();
+        // fields are separated by any run of white space
+        let fields: Vec<&str> = s.split_whitespace().collect();
         if fields.len() != 4 {
-            return Err(PositionError::FieldCount(s.split_whitespace().count()));
+            return Err(PositionError::FieldCount(fields.len()));
         }
         let board = fields[0];
         let n = board.chars().count();
@@ -352,13 +365,13 @@ impl FromStr for Position {
         let side = match fields[1] {
             "w" => Color::White,
             "b" => Color::Black,
-            other => return Err(PositionError::Side(other.to_string())),
+            other => return Err(PositionError::Side(excerpt(other))),
         };
         let count = |color: Color, text: &str| match text.parse::<u8>() {
             Ok(v) if v <= STONES_PER_SIDE && text.len() == 1 => Ok(v),
             _ => Err(PositionError::Count {
                 color,
-                text: text.to_string(),
+                text: excerpt(text),
             }),
         };
         let wh = count(Color::White, fields[2])?;
@@ -467,10 +480,24 @@ mod tests {
             err("WWW.BB.................. w 0 0"),
             PositionError::GameOver { to_move: false, .. }
         ));
+        // any run of white space separates fields
+        for spaced in [
+            "........................  w 9 9",
+            " ........................\tw 9 9 ",
+        ] {
+            assert_eq!(spaced.parse::<Position>(), Ok(Position::initial()));
+        }
         assert!(matches!(
-            err("........................  w 9 9"),
-            PositionError::FieldCount(_)
+            err("........................ w9 9"),
+            PositionError::FieldCount(3)
         ));
+        // long input is shortened in messages
+        let long = format!("........................ {} 9 9", "w".repeat(100_000));
+        let msg = err(&long).to_string();
+        assert!(
+            msg.len() < 200 && msg.contains("100000 characters"),
+            "{msg}"
+        );
     }
 
     #[test]

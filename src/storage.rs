@@ -5,7 +5,7 @@
 //! Files are written to a temporary name, synced and renamed, so a file under its
 //! final name is always complete.
 
-use crate::index::Subspace;
+use crate::index::{Indexer, Subspace};
 use crate::rules::Rules;
 use crate::value::{Cell, Counts, Value};
 use memmap2::Mmap;
@@ -89,6 +89,30 @@ pub enum StorageError {
         /// The directory.
         path: PathBuf,
     },
+    /// The file holds another subspace than its name says.
+    OtherSubspace {
+        /// The file.
+        path: PathBuf,
+        /// The subspace it holds.
+        found: Subspace,
+        /// The subspace asked for.
+        expected: Subspace,
+    },
+    /// Another process is writing the database directory.
+    Locked {
+        /// The lock file.
+        path: PathBuf,
+        /// The holder's process id, where it could be read.
+        holder: Option<u32>,
+    },
+    /// The directory is not one millbase may write to as asked; `reason` says
+    /// why and what to do.
+    Refused {
+        /// The directory.
+        path: PathBuf,
+        /// Why, and what to do.
+        reason: String,
+    },
     /// A subspace file is not in the database.
     Missing {
         /// The file that should hold it.
@@ -125,6 +149,28 @@ impl fmt::Display for StorageError {
                 path.display(),
                 path.display()
             ),
+            StorageError::OtherSubspace {
+                path,
+                found,
+                expected,
+            } => write!(
+                f,
+                "{}: holds subspace {found}, expected {expected} (a file renamed or copied \
+                 from elsewhere?)",
+                path.display()
+            ),
+            StorageError::Locked { path, holder } => {
+                let who = holder.map_or("another process".to_string(), |p| format!("process {p}"));
+                write!(
+                    f,
+                    "{}: the database is being written by {who} (another generate or upgrade); \
+                     wait for it to finish, or stop it, then run this again",
+                    path.display()
+                )
+            }
+            StorageError::Refused { path, reason } => {
+                write!(f, "{}: {reason}", path.display())
+            }
             StorageError::Missing { path, subspace } => write!(
                 f,
                 "{}: subspace {subspace} is not in the database; run generate to build it",
@@ -452,10 +498,14 @@ pub fn write_table(
     Ok(offset)
 }
 
-/// The temporary name under which [`write_atomic`] writes `path`.
+/// The ending of the temporaries [`write_atomic`] writes.
+pub const TEMPORARY_SUFFIX: &str = ".millbase-tmp";
+
+/// The temporary name under which [`write_atomic`] writes `path`: unique to
+/// this process, and recognisably millbase's (`NAME.PID.millbase-tmp`).
 pub fn temporary_path(path: &Path) -> PathBuf {
     let mut name = path.file_name().unwrap_or_default().to_os_string();
-    name.push(".tmp");
+    name.push(format!(".{}{TEMPORARY_SUFFIX}", std::process::id()));
     path.with_file_name(name)
 }
 
@@ -524,9 +574,20 @@ impl Table {
             });
         }
         if header.subspace != sub {
+            return Err(StorageError::OtherSubspace {
+                path: path.to_path_buf(),
+                found: header.subspace,
+                expected: sub,
+            });
+        }
+        let size = Indexer::index_size_of(sub);
+        if header.entries != size {
             return Err(corrupt(
                 path,
-                format!("holds subspace {}, expected {sub}", header.subspace),
+                format!(
+                    "holds {} entries, but the index of subspace {sub} has {size}",
+                    header.entries
+                ),
             ));
         }
         if header.block_entries == 0

@@ -122,13 +122,14 @@ pub fn verify_subspace(
 }
 
 /// Verifies the movement subspaces of `only` (all present in `db` when empty),
-/// calling `report` after each; `sample` as in [`verify_subspace`].
+/// calling `report` after each, and stopping early when it returns `false`;
+/// `sample` as in [`verify_subspace`].
 pub fn verify_dir(
     db: &DbDir,
     ix: &Indexer,
     only: &[Subspace],
     sample: usize,
-    report: &mut dyn FnMut(&VerifyReport),
+    report: &mut dyn FnMut(&VerifyReport) -> bool,
 ) -> Result<Vec<VerifyReport>, DbError> {
     let mut known = Known::new();
     let mut out = vec![];
@@ -137,17 +138,28 @@ pub fn verify_dir(
     } else {
         only.to_vec()
     };
+    // every file asked for is there before hours of work start
+    for &sub in &subs {
+        db.open_table(sub)?;
+    }
     for sub in subs {
         let needed: Vec<Subspace> = [Some(sub.negate()), sub.after_removal()]
             .into_iter()
             .flatten()
             .collect();
         known.retain(&needed);
-        db.load_known(ix, &needed, &mut known)?;
+        db.load_known(ix, &needed, &mut known)
+            .map_err(|e| DbError::Needs {
+                subspace: sub,
+                source: Box::new(e),
+            })?;
         let table = db.open_table(sub)?.read_all()?;
         let r = verify_subspace(ix, db.rules(), &known, sub, &table, sample)?;
-        report(&r);
+        let go_on = report(&r);
         out.push(r);
+        if !go_on {
+            break;
+        }
     }
     Ok(out)
 }

@@ -233,7 +233,10 @@ fn verify_finds_a_wrong_outcome_where_no_plies_are_stored() {
     build(dir.path(), SMALL);
     let ix = Indexer::new();
     let s = Subspace::movement(3, 4);
-    let clean = verify_dir(&DbDir::open(dir.path()).unwrap(), &ix, &[s], 1, &mut |_| {}).unwrap();
+    let clean = verify_dir(&DbDir::open(dir.path()).unwrap(), &ix, &[s], 1, &mut |_| {
+        true
+    })
+    .unwrap();
     assert_eq!((clean[0].mismatches, clean[0].checked), (0, ix.classes(s)));
     let mut cells = DbDir::open(dir.path())
         .unwrap()
@@ -258,7 +261,10 @@ fn verify_finds_a_wrong_outcome_where_no_plies_are_stored() {
         Encoding::WdlOnly,
     )
     .unwrap();
-    let bad = verify_dir(&DbDir::open(dir.path()).unwrap(), &ix, &[s], 1, &mut |_| {}).unwrap();
+    let bad = verify_dir(&DbDir::open(dir.path()).unwrap(), &ix, &[s], 1, &mut |_| {
+        true
+    })
+    .unwrap();
     assert_eq!(bad[0].mismatches, 1);
     assert_eq!(bad[0].examples[0].index, i as u64);
     assert_eq!(bad[0].examples[0].stored, Cell::LOST);

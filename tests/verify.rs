@@ -30,7 +30,10 @@ fn a_planted_wrong_value_is_reported() {
     )
     .unwrap();
     let sub = Subspace::movement(3, 3);
-    let clean = verify_dir(&DbDir::open(dir.path()).unwrap(), &ix, &[], 1, &mut |_| {}).unwrap();
+    let clean = verify_dir(&DbDir::open(dir.path()).unwrap(), &ix, &[], 1, &mut |_| {
+        true
+    })
+    .unwrap();
     assert_eq!(clean[0].mismatches, 0);
     assert_eq!(clean[0].checked, ix.classes(sub));
 
@@ -65,7 +68,7 @@ fn a_planted_wrong_value_is_reported() {
         &ix,
         &[sub],
         1,
-        &mut |_| {},
+        &mut |_| true,
     )
     .unwrap();
     assert!(bad[0].mismatches >= 1);
@@ -86,7 +89,7 @@ fn a_planted_wrong_value_is_reported() {
             &ix,
             &[sub],
             k,
-            &mut |_| {},
+            &mut |_| true,
         )
         .unwrap();
         let mut expected = 0;

@@ -31,7 +31,7 @@ pub struct GenerateArgs {
 }
 
 pub fn run(a: GenerateArgs, out: &mut impl Write) -> Result<(), Failure> {
-    a.threads.apply();
+    a.threads.apply()?;
     let ix = Indexer::new();
     let ui = GenerateUi::new(a.quiet);
     let limits = Limits {
@@ -40,6 +40,12 @@ pub fn run(a: GenerateArgs, out: &mut impl Write) -> Result<(), Failure> {
     };
     let reports = generate::generate(&a.db.db, a.rules.rules(), limits, &ix, &ui)?;
     ui.bar.finish_and_clear();
+    if let Some(e) = ui.output_error() {
+        return Err(Failure::output_lost(
+            e,
+            "generate stopped after the pair in progress; the subspaces finished are kept: run the same command again to resume",
+        ));
+    }
     let solved = reports.iter().filter(|r| !r.skipped).count();
     let classes: u64 = reports.iter().map(|r| r.counts.classes).sum();
     writeln!(

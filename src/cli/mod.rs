@@ -102,18 +102,35 @@ struct DbArgs {
 /// `--threads N`.
 #[derive(Args, Clone, Copy)]
 struct ThreadArgs {
-    /// Worker threads (default: all cores).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
-    threads: Option<u16>,
+    /// Worker threads (default: all cores; at most 4 per core, and 4 at the least).
+    #[arg(long, value_name = "N", value_parser = parse_threads)]
+    threads: Option<usize>,
+}
+
+/// The most worker threads `--threads` accepts: more only slow the work down.
+fn max_threads() -> usize {
+    4 * std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+fn parse_threads(s: &str) -> Result<usize, String> {
+    let max = max_threads().max(4);
+    match s.parse::<usize>() {
+        Ok(n) if (1..=max).contains(&n) => Ok(n),
+        _ => Err(format!(
+            "{s:?} is not a thread count from 1 to {max} (4 per core of this machine)"
+        )),
+    }
 }
 
 impl ThreadArgs {
-    fn apply(self) {
-        if let Some(n) = self.threads {
-            // Fails only if the pool was built already, which run() never does.
-            let _ = rayon::ThreadPoolBuilder::new()
-                .num_threads(n as usize)
-                .build_global();
+    /// Starts the worker threads asked for.
+    fn apply(self) -> Result<(), Failure> {
+        match self.threads {
+            Some(n) => rayon::ThreadPoolBuilder::new()
+                .num_threads(n)
+                .build_global()
+                .map_err(|e| Failure::fault(format!("cannot start {n} worker threads: {e}"))),
+            None => Ok(()),
         }
     }
 }
@@ -147,7 +164,7 @@ impl From<QueryError> for Failure {
 impl From<std::io::Error> for Failure {
     fn from(e: std::io::Error) -> Failure {
         Failure {
-            message: e.to_string(),
+            message: format!("cannot write the output: {e}"),
             status: if e.kind() == std::io::ErrorKind::BrokenPipe {
                 0
             } else {
@@ -165,6 +182,15 @@ impl Failure {
             message: e.to_string(),
             status: 1,
         }
+    }
+
+    /// The output went away: quietly (status 0) for a closed pipe, else an
+    /// error naming it and saying what became of the work (`what`).
+    fn output_lost(e: std::io::Error, what: &str) -> Failure {
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            return Failure::from(e);
+        }
+        Failure::fault(format!("cannot write the output: {e}; {what}"))
     }
 
     /// Bad input from the user: exit status 2.
@@ -187,8 +213,12 @@ fn write_json(out: &mut impl std::io::Write, value: &impl serde::Serialize) -> R
 }
 
 fn parse_position(s: &str) -> Result<Position, Failure> {
-    s.parse::<Position>()
-        .map_err(|e| Failure::input(format!("bad position {s:?}: {e}")))
+    s.parse::<Position>().map_err(|e| {
+        Failure::input(format!(
+            "bad position {:?}: {e}",
+            millbase::position::excerpt(s)
+        ))
+    })
 }
 
 /// Runs the command `cli` names, writing its output to standard output.

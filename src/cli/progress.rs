@@ -6,18 +6,22 @@ use millbase::generate::{Observer, Report};
 use millbase::index::Subspace;
 use millbase::opening::SearchProgress;
 use millbase::solver::Progress;
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Write};
 use std::sync::Mutex;
 use std::time::Instant;
 
-/// Progress display of `generate`: a bar on stderr, a summary line per subspace.
-/// When stderr is not a terminal (a log file), plain lines replace the bar.
+/// Progress display of `generate`: a bar on stderr, a summary line per subspace
+/// on stdout. When stderr is not a terminal (a log file), plain lines replace
+/// the bar. Progress that cannot be written to stderr is dropped; a summary line
+/// that cannot be written to stdout stops the run after the pair in progress.
 pub struct GenerateUi {
     pub bar: ProgressBar,
     /// Plain progress lines on stderr instead of the bar.
     lines: bool,
     pub start: Instant,
     current: Mutex<String>,
+    /// The first failure to write to stdout.
+    output_error: Mutex<Option<std::io::Error>>,
 }
 
 impl GenerateUi {
@@ -39,7 +43,20 @@ impl GenerateUi {
             lines: !quiet && !std::io::stderr().is_terminal(),
             start: Instant::now(),
             current: Mutex::new(String::new()),
+            output_error: Mutex::new(None),
         }
+    }
+
+    /// The failure to write to stdout that stopped the run, if any.
+    pub fn output_error(&self) -> Option<std::io::Error> {
+        self.output_error.lock().ok()?.take()
+    }
+
+    /// A progress line on stderr (dropped if stderr is gone).
+    fn note(&self, line: &str) {
+        self.bar.suspend(|| {
+            let _ = writeln!(std::io::stderr(), "{line}");
+        });
     }
 }
 
@@ -51,10 +68,10 @@ impl Progress for GenerateUi {
         let cur = self.current.lock().map(|c| c.clone()).unwrap_or_default();
         self.bar.set_message(format!("{cur}: level {plies}"));
         if self.lines && plies.is_multiple_of(20) {
-            eprintln!(
+            self.note(&format!(
                 "{cur}: propagated level {plies} ({:.0} s since start)",
                 self.start.elapsed().as_secs_f64()
-            );
+            ));
         }
     }
 }
@@ -71,10 +88,10 @@ impl Observer for GenerateUi {
         self.bar.reset_eta();
         self.bar.set_message(format!("{name}: init"));
         if self.lines {
-            eprintln!(
+            self.note(&format!(
                 "{name}: solving {positions} positions ({:.0} s since start)",
                 self.start.elapsed().as_secs_f64()
-            );
+            ));
         }
         if let Ok(mut c) = self.current.lock() {
             *c = name;
@@ -103,8 +120,38 @@ impl Observer for GenerateUi {
                 r.file_bytes
             )
         };
-        self.bar.suspend(|| println!("{line}"));
+        let mut failed = self.output_error.lock().unwrap_or_else(|p| p.into_inner());
+        if failed.is_none()
+            && let Err(e) = self.bar.suspend(|| {
+                let mut out = std::io::stdout().lock();
+                writeln!(out, "{line}").and_then(|()| out.flush())
+            })
+        {
+            *failed = Some(e);
+        }
     }
+    fn rebuilding(&self, sub: Subspace, reason: &str) {
+        self.note(&format!("{sub}: building its file again: {reason}"));
+    }
+    fn keep_going(&self) -> bool {
+        self.output_error
+            .lock()
+            .map(|e| e.is_none())
+            .unwrap_or(false)
+    }
+}
+
+/// A bar on stderr counting `what` (hidden when stderr is not a terminal).
+pub fn counter_bar(what: &str) -> ProgressBar {
+    if !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new(0);
+    bar.set_style(
+        ProgressStyle::with_template(&format!("{{pos}}/{{len}} {what}, {{elapsed}}, ETA {{eta}}"))
+            .expect("valid template"),
+    );
+    bar
 }
 
 /// Runs `work` with a spinner on stderr showing the nodes searched (none when

@@ -14,12 +14,13 @@ pub struct UpgradeArgs {
 }
 
 pub fn run(a: UpgradeArgs, out: &mut impl Write) -> Result<(), Failure> {
-    a.threads.apply();
+    a.threads.apply()?;
     let (mut old, mut new) = (0u64, 0u64);
     let done = generate::upgrade(&a.db.db, &mut |u| {
         old += u.old_bytes;
         new += u.new_bytes;
-        eprintln!(
+        let _ = writeln!(
+            std::io::stderr(),
             "{:>5}: {} -> {} bytes",
             u.subspace.to_string(),
             u.old_bytes,

@@ -61,14 +61,11 @@ fn text(r: &VerifyReport) -> String {
 }
 
 pub fn run(a: VerifyArgs, out: &mut impl Write) -> Result<(), Failure> {
-    a.threads.apply();
+    a.threads.apply()?;
     let db = DbDir::open(&a.db.db)?;
     let ix = Indexer::new();
     let mut written = Ok(());
     let reports = verify::verify_dir(&db, &ix, &a.subspace, a.sample as usize, &mut |r| {
-        if written.is_err() {
-            return;
-        }
         written = if a.json {
             let row = VerifyRow {
                 mover: r.subspace.mover,
@@ -81,6 +78,7 @@ pub fn run(a: VerifyArgs, out: &mut impl Write) -> Result<(), Failure> {
             writeln!(out, "{}", text(r)).map_err(Failure::from)
         }
         .and_then(|()| out.flush().map_err(Failure::from));
+        written.is_ok()
     })?;
     written?;
     let bad: u64 = reports.iter().map(|r| r.mismatches).sum();
