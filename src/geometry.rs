@@ -298,6 +298,38 @@ mod tests {
     }
 
     #[test]
+    fn adjacency_is_the_32_pairs_of_the_rules() {
+        // docs/RULES.md: neighbours on a mill line, written out by hand from the board
+        let text = "a1 d1,d1 g1,b2 d2,d2 f2,c3 d3,d3 e3,a4 b4,b4 c4,e4 f4,f4 g4,c5 d5,d5 e5,\
+                    b6 d6,d6 f6,a7 d7,d7 g7,a1 a4,a4 a7,b2 b4,b4 b6,c3 c4,c4 c5,d1 d2,d2 d3,\
+                    d5 d6,d6 d7,e3 e4,e4 e5,f2 f4,f4 f6,g1 g4,g4 g7";
+        let mut want: Vec<(usize, usize)> = text
+            .split(',')
+            .flat_map(|pair| {
+                let (a, b) = pair.split_once(' ').unwrap();
+                let name = |n| point_by_name(n).unwrap() as usize;
+                let (a, b) = (name(a), name(b));
+                [(a, b), (b, a)]
+            })
+            .collect();
+        want.sort();
+        assert_eq!(want.len(), 64);
+        let mut got = adjacency_pairs();
+        got.sort();
+        assert_eq!(got, want);
+        // and each mill is written first, middle, last: the middle point is the
+        // neighbour of both ends
+        for m in MILLS {
+            let [a, b, c] = m.map(|p| p as usize);
+            assert!(
+                NEIGHBOURS[b] & (1 << a) != 0 && NEIGHBOURS[b] & (1 << c) != 0,
+                "{m:?}"
+            );
+            assert!(NEIGHBOURS[a] & (1 << c) == 0, "{m:?}");
+        }
+    }
+
+    #[test]
     fn canonical_order_is_rank_then_file() {
         for p in 1..POINTS {
             let (a, b) = (COORDS[p - 1], COORDS[p]);
@@ -315,8 +347,16 @@ mod tests {
             assert!(COORDS[p].0 == COORDS[q].0 || COORDS[p].1 == COORDS[q].1);
         }
         for p in 0..POINTS {
-            assert_eq!(MILLS_THROUGH[p].len(), 2);
-            assert!(MILLS_THROUGH[p].iter().all(|m| m & (1 << p) != 0));
+            // the two mills through p are exactly the mills that contain p
+            let mut through: Vec<Bits> = MILLS_THROUGH[p].to_vec();
+            through.sort();
+            let mut containing: Vec<Bits> = MILL_MASKS
+                .iter()
+                .copied()
+                .filter(|m| m & (1 << p) != 0)
+                .collect();
+            containing.sort();
+            assert_eq!(through, containing, "mills through {}", POINT_NAMES[p]);
         }
     }
 

@@ -64,8 +64,9 @@ pub struct SearchProgress {
     pub nodes: AtomicU64,
 }
 
-/// Each searcher's transposition table grows up to 2^26 slots (1.5 GiB).
-const TABLE_BITS: u32 = 26;
+/// Each searcher's transposition table grows by default up to 2^26 slots
+/// (1.5 GiB); [`OpeningSearch::with_table_bits`] sets another cap.
+pub const TABLE_BITS: u32 = 26;
 
 /// Default leaf probes a win/draw/loss searcher makes through the block cache
 /// before it switches to whole-table maps.
@@ -267,6 +268,17 @@ impl<'a> OpeningSearch<'a> {
     /// searcher decodes whole leaf tables instead (0: from the start).
     pub fn with_maps_after(mut self, probes: u64) -> Self {
         self.shared.maps_after = probes;
+        self
+    }
+
+    /// Caps each searcher's transposition table at `2^bits` slots (at least 2;
+    /// default [`TABLE_BITS`]), emptying the tables. Past the cap, entries are
+    /// replaced.
+    pub fn with_table_bits(mut self, bits: u32) -> Self {
+        let bits = bits.clamp(1, TABLE_BITS);
+        for w in &mut self.workers {
+            w.table = TransTable::new(bits);
+        }
         self
     }
 

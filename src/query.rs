@@ -80,8 +80,8 @@ pub(crate) fn no_value(path: &Path, index: Index) -> QueryError {
     ))
 }
 
-/// Decoded blocks kept (8 KiB each: at most 128 MiB).
-const CACHE_BLOCKS: usize = 16384;
+/// Decoded blocks kept by default (8 KiB each: at most 128 MiB).
+pub const CACHE_BLOCKS: usize = 16384;
 
 /// Decoded blocks by (subspace, block number).
 type BlockCache = HashMap<(Subspace, u64), Arc<Vec<Cell>>>;
@@ -92,6 +92,7 @@ pub struct Database {
     ix: Indexer,
     tables: Mutex<HashMap<Subspace, Arc<Table>>>,
     cache: Mutex<BlockCache>,
+    cache_blocks: usize,
 }
 
 impl Database {
@@ -108,7 +109,15 @@ impl Database {
             ix: Indexer::new(),
             tables: Mutex::new(HashMap::new()),
             cache: Mutex::new(HashMap::new()),
+            cache_blocks: CACHE_BLOCKS,
         })
+    }
+
+    /// Keeps at most `blocks` decoded blocks (at least 1; default
+    /// [`CACHE_BLOCKS`]); beyond that one is evicted per block decoded.
+    pub fn with_cache_blocks(mut self, blocks: usize) -> Database {
+        self.cache_blocks = blocks.max(1);
+        self
     }
 
     /// The rule variant of the database.
@@ -138,7 +147,7 @@ impl Database {
         }
         let codes = Arc::new(table.block(b as usize)?);
         let mut cache = self.cache.lock().unwrap_or_else(|p| p.into_inner());
-        if cache.len() >= CACHE_BLOCKS {
+        if cache.len() >= self.cache_blocks {
             // evict one entry: the hash order makes it an arbitrary one
             if let Some(&k) = cache.keys().next() {
                 cache.remove(&k);

@@ -1,8 +1,15 @@
 //! End-to-end runs of the `millbase` binary.
 
+mod brute;
 mod common;
+mod naive;
 
+use brute::{Brute, Minimax, all_sets};
 use common::run;
+use millbase::Rules;
+use millbase::position::{Color, Position};
+use millbase::value::Value;
+use naive::Naive;
 use std::process::Output;
 
 fn stdout(o: &Output) -> String {
@@ -68,32 +75,63 @@ fn bad_input_exits_2_with_a_message() {
     assert!(err.contains("'Q'") && err.contains("c3"), "{err}");
 }
 
-#[test]
-fn solve_opening_json_agrees_with_query() {
+/// The keys of a JSON object, sorted.
+fn keys(v: &serde_json::Value) -> Vec<String> {
+    let mut k: Vec<String> = v.as_object().unwrap().keys().cloned().collect();
+    k.sort();
+    k
+}
+
+/// A database of the 3-against-3 game.
+fn three_stone_db() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().to_str().unwrap();
     let o = run(&["generate", "--db", db, "--max-stones", "3", "--quiet"]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    dir
+}
+
+/// A database of the 3-against-3 game and the brute-force values of 3-3.
+fn three_stones() -> (tempfile::TempDir, Brute) {
+    let mut brute = Brute::new(Rules::default());
+    brute.solve_group(&[(3, 3)]);
+    (three_stone_db(), brute)
+}
+
+fn value_of(v: Value) -> (&'static str, Option<u64>) {
+    (v.name(), v.plies().map(u64::from))
+}
+
+#[test]
+fn solve_opening_agrees_with_an_independent_minimax() {
+    let (dir, brute) = three_stones();
+    let db = dir.path().to_str().unwrap();
     let pos = "........................ w 3 3";
-    let o = run(&["solve-opening", "--db", db, "--position", pos, "--json"]);
+    let want = Minimax::new(&brute).value(&pos.parse().unwrap());
+    let o = run(&[
+        "solve-opening",
+        "--db",
+        db,
+        "--position",
+        pos,
+        "--json",
+        "--exact",
+    ]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    assert_eq!(keys(&v), ["nodes", "plies", "position", "seconds", "value"]);
     assert_eq!(v["position"], pos);
+    assert_eq!(
+        (v["value"].as_str().unwrap(), v["plies"].as_u64()),
+        value_of(want)
+    );
     assert!(v["nodes"].as_u64().unwrap() > 0);
     assert!(v["seconds"].as_f64().is_some());
-    let q = run(&["query", "--db", db, pos, "--json"]);
-    assert!(q.status.success(), "{}", String::from_utf8_lossy(&q.stderr));
-    let q: serde_json::Value = serde_json::from_str(stdout(&q).trim()).unwrap();
-    assert_eq!(v["value"], q["value"]);
-    assert_eq!(q["moves"].as_array().unwrap().len(), 24);
-    // the best move's value agrees with the position's value
-    let best = &q["moves"][0];
-    let expect_child = match q["value"].as_str().unwrap() {
-        "win" => "loss",
-        "loss" => "win",
-        _ => "draw",
-    };
-    assert_eq!(best["value"], expect_child);
+    // without --exact: the value only, plies null
+    let o = run(&["solve-opening", "--db", db, "--position", pos, "--json"]);
+    let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    assert_eq!(v["value"], want.name());
+    assert!(v.get("plies").is_some_and(|p| p.is_null()));
     // a database that is missing subspaces the search needs gives a clean error
     let o = run(&[
         "solve-opening",
@@ -104,4 +142,145 @@ fn solve_opening_json_agrees_with_query() {
     ]);
     assert_eq!(o.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&o.stderr).contains("not in the database"));
+}
+
+#[test]
+fn query_json_has_every_field_of_the_rules() {
+    let (dir, brute) = three_stones();
+    let db = dir.path().to_str().unwrap();
+    let mut minimax = Minimax::new(&brute);
+    // a win in one (its captures leave Black below 3), a drawn movement position
+    // (found by the brute force), and a placement position
+    let draw = all_sets(3)
+        .into_iter()
+        .flat_map(|m| all_sets(3).into_iter().map(move |o| (m, o)))
+        .find(|&(m, o)| m & o == 0 && brute.value(m, o) == Value::Draw)
+        .map(|(m, o)| {
+            Position {
+                mover: m,
+                opponent: o,
+                mover_hand: 0,
+                opponent_hand: 0,
+                side: Color::White,
+            }
+            .to_string()
+        })
+        .unwrap();
+    let mut saw = (false, false);
+    for pos in [
+        "WW.....BB..........W.B.. w 0 0",
+        draw.as_str(),
+        "W..B.W..B............... w 1 1",
+    ] {
+        let o = run(&["query", "--db", db, pos, "--json"]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+        assert_eq!(keys(&v), ["moves", "plies", "position", "value"], "{pos}");
+        assert_eq!(v["position"], pos);
+        let p: Position = pos.parse().unwrap();
+        assert_eq!(
+            (v["value"].as_str().unwrap(), v["plies"].as_u64()),
+            value_of(minimax.value(&p)),
+            "{pos}"
+        );
+        // every move of the naive rules, each with the value of the position after it
+        let mut want: Vec<(String, String)> = Naive::parse(pos, true)
+            .children()
+            .into_iter()
+            .map(|(m, c)| (m, c.text()))
+            .collect();
+        want.sort();
+        let mut got = vec![];
+        for m in v["moves"].as_array().unwrap() {
+            assert_eq!(keys(m), ["move", "plies", "position", "value"], "{pos}");
+            // (a position whose side to move is below 3 does not parse: read it naively)
+            let after = Naive::parse(m["position"].as_str().unwrap(), true).to_position();
+            let child = minimax.value(&after);
+            assert_eq!(
+                (m["value"].as_str().unwrap(), m["plies"].as_u64()),
+                value_of(child),
+                "{pos} {}",
+                m["move"]
+            );
+            // plies is present, and null exactly for a draw
+            assert_eq!(m["plies"].is_null(), child == Value::Draw, "{m}");
+            saw.0 |= child == Value::Draw;
+            // a capture that leaves the opponent below 3: a loss at 0 for it
+            if after.mover_total() < 3 {
+                assert_eq!(
+                    (m["value"].as_str(), m["plies"].as_u64()),
+                    (Some("loss"), Some(0))
+                );
+                saw.1 = true;
+            }
+            got.push((
+                m["move"].as_str().unwrap().to_string(),
+                m["position"].as_str().unwrap().to_string(),
+            ));
+        }
+        got.sort();
+        assert_eq!(got, want, "{pos}");
+    }
+    assert_eq!(
+        saw,
+        (true, true),
+        "a drawn child and a capture to below 3 were seen"
+    );
+}
+
+#[test]
+fn subspaces_and_stats_json_have_every_field() {
+    let o = run(&["subspaces", "--json"]);
+    assert!(o.status.success());
+    let rows: Vec<serde_json::Value> = stdout(&o)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(rows.len(), 49);
+    let n = |r: &serde_json::Value, k: &str| r[k].as_u64().unwrap();
+    for r in &rows {
+        assert_eq!(
+            keys(r),
+            ["classes", "density", "index_size", "mover", "opponent"]
+        );
+        let d = n(r, "classes") as f64 / n(r, "index_size") as f64;
+        assert!((r["density"].as_f64().unwrap() - d).abs() < 1e-6);
+    }
+    // the totals published for an independent solver with the same index sizes
+    // (data/README.md): classes and index slots of all 49 subspaces
+    let total = |k: &str| rows.iter().map(|r| n(r, k)).sum::<u64>();
+    assert_eq!(total("classes"), 8_904_593_601);
+    assert_eq!(total("index_size"), 9_193_626_407);
+
+    let dir = three_stone_db();
+    let db = dir.path();
+    let o = run(&["stats", "--db", db.to_str().unwrap(), "--json"]);
+    assert!(o.status.success());
+    let line: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    assert_eq!(
+        keys(&line),
+        [
+            "all_draws",
+            "all_losses",
+            "all_wins",
+            "bytes",
+            "classes",
+            "draws",
+            "losses",
+            "max_loss_plies",
+            "max_win_plies",
+            "mover",
+            "opponent",
+            "raw_bytes",
+            "wins"
+        ]
+    );
+    let file = std::fs::metadata(db.join("3-3-0-0.mdb")).unwrap().len();
+    assert_eq!(n(&line, "bytes"), file);
+    let sub = &rows
+        .iter()
+        .find(|r| n(r, "mover") == 3 && n(r, "opponent") == 3)
+        .unwrap();
+    assert_eq!(n(&line, "raw_bytes"), n(sub, "index_size"));
+    assert_eq!(n(&line, "classes"), n(sub, "classes"));
 }

@@ -335,3 +335,63 @@ fn win_draw_loss_maps_agree_with_probes_in_every_encoding() {
     rewrite_in_format_1(dir.path(), &want);
     check(dir.path());
 }
+
+#[test]
+fn large_plies_round_trip_through_the_exception_tables() {
+    // plies past what a byte holds: from 253 in format 1, from 510 in format 2
+    // (one byte of plies / 2), on both sides of each boundary
+    let s = Subspace::movement(3, 3);
+    let n = Indexer::new().index_size(s) as usize;
+    let values = [
+        Value::Win(1),
+        Value::Loss(0),
+        Value::Draw,
+        Value::Win(251),
+        Value::Loss(252),
+        Value::Win(253),
+        Value::Loss(254),
+        Value::Win(509),
+        Value::Loss(510),
+        Value::Win(511),
+        Value::Loss(1000),
+        Value::Win(16383),
+    ];
+    let cells: Vec<Cell> = (0..n)
+        .map(|i| match i % 13 {
+            12 => Cell::UNUSED,
+            k => Cell::from_value(values[k]),
+        })
+        .collect();
+    for (encoding, first_exception) in [(Encoding::Code8, 253), (Encoding::WdlPlies, 510)] {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(file_name(s));
+        let counts = count_values(&Indexer::new(), s, &cells);
+        write_table(&path, Rules::default(), s, &cells, counts, encoding).unwrap();
+        let t = Table::open(&path, Rules::default(), s).unwrap();
+        let large = values
+            .iter()
+            .filter(|v| v.plies().is_some_and(|p| p >= first_exception))
+            .count() as u64;
+        let expected = cells
+            .iter()
+            .filter(|c| {
+                c.value()
+                    .and_then(Value::plies)
+                    .is_some_and(|p| p >= first_exception)
+            })
+            .count() as u64;
+        assert!(large > 0 && expected > 0);
+        assert_eq!(t.header.exceptions as u64, expected, "{encoding:?}");
+        assert_eq!(t.read_all().unwrap(), cells, "{encoding:?}");
+        // and block by block, as queries read them
+        for b in [0, t.header.blocks as usize - 1] {
+            let block = t.block(b).unwrap();
+            let start = b * t.header.block_entries as usize;
+            assert_eq!(
+                block[..],
+                cells[start..start + block.len()],
+                "{encoding:?} block {b}"
+            );
+        }
+    }
+}

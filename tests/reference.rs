@@ -95,3 +95,36 @@ fn flying_reference_counts() {
 fn no_flying_reference_counts() {
     check("stats-no-flying.jsonl", &["--no-flying"]);
 }
+
+/// The published table of an independent solver (`data/published-flying.tsv`,
+/// see `data/README.md`): `(mover, opponent) -> (wins, losses, draws)`.
+fn published() -> HashMap<(u64, u64), (u64, u64, u64)> {
+    let path = format!("{}/data/published-flying.tsv", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).expect("published table");
+    text.lines()
+        .filter(|l| !l.starts_with('#') && !l.starts_with("subspace"))
+        .map(|l| {
+            let f: Vec<&str> = l.split('\t').collect();
+            let (m, o) = f[0].split_once('-').unwrap();
+            let n = |i: usize| f[i].parse::<u64>().unwrap();
+            ((m.parse().unwrap(), o.parse().unwrap()), (n(1), n(2), n(3)))
+        })
+        .collect()
+}
+
+#[test]
+fn flying_counts_equal_the_published_table_of_an_independent_solver() {
+    let published = published();
+    let ours = reference("stats-flying.jsonl");
+    assert_eq!(published.len(), 49);
+    for sub in Subspace::all_movement() {
+        let key = (sub.mover as u64, sub.opponent as u64);
+        let r = &ours[&key];
+        let n = |k: &str| r[k].as_u64().unwrap();
+        assert_eq!(
+            (n("wins"), n("losses"), n("draws")),
+            published[&key],
+            "{sub}: wins, losses, draws"
+        );
+    }
+}

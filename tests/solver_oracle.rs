@@ -1,11 +1,13 @@
 //! The solver against an independent brute-force solver: plain iteration over all
 //! placements of the stones (no symmetry, no index of the engine), forward moves
-//! only, one sweep per ply level. Every position of every subspace with at most 4
-//! stones a side is compared, value and plies, for both rule variants; the
-//! database is then checked by `verify`.
+//! of the naive rules (`tests/naive`) only, one sweep per ply level. Every position
+//! of every subspace with at most 4 stones a side is compared, value and plies, for
+//! both rule variants, and so are the counts over every symmetric image (`all_*`);
+//! the database is then checked by `verify`.
 
 mod brute;
 mod common;
+mod naive;
 
 use brute::{Brute, Minimax, all_sets, binom};
 use common::run;
@@ -76,14 +78,41 @@ fn check_variant(rules: Rules) {
             mismatches.len(),
             &mismatches[..mismatches.len().min(5)]
         );
-        compared += binom(24, w) * binom(24 - w, b);
+        // the counts over every placement of the stones, from the brute force alone
+        let mut all = [0u64; 3];
+        for &m in &all_sets(w) {
+            for &o in opps.iter().filter(|&&o| o & m == 0) {
+                all[match brute.value(m, o) {
+                    Value::Win(_) => 0,
+                    Value::Loss(_) => 1,
+                    Value::Draw => 2,
+                }] += 1;
+            }
+        }
+        let c = millbase::db::DbDir::open(dir.path())
+            .unwrap()
+            .open_table(sub)
+            .unwrap()
+            .header
+            .counts;
+        assert_eq!([c.all_wins, c.all_losses, c.all_draws], all, "{sub} all_*");
+        compared += all.iter().sum::<u64>();
     }
-    assert_eq!(compared, 2 * 2024 * 5985 + 2024 * 1330 + 10626 * 4845);
+    // every placement of the stones was enumerated: C(24, w) C(24 - w, b) each
+    assert_eq!(
+        compared,
+        [(3, 3), (3, 4), (4, 3), (4, 4)]
+            .iter()
+            .map(|&(w, b)| binom(24, w) * binom(24 - w, b))
+            .sum::<u64>()
+    );
 
     // golden positions, probed through the query API (compressed blocks, cache),
     // with either colour to move
     let db = Database::open(dir.path()).unwrap();
     assert_eq!(db.rules(), rules);
+    // a cache of two blocks: nearly every probe evicts one
+    let evicting = Database::open(dir.path()).unwrap().with_cache_blocks(2);
     let mut probed = 0;
     for (w, b) in [(3u32, 3u32), (3, 4), (4, 3), (4, 4)] {
         let opps = all_sets(b);
@@ -107,6 +136,7 @@ fn check_variant(rules: Rules) {
                     let parsed: Position = text.parse().unwrap();
                     let answer = db.answer(&parsed).unwrap();
                     assert_eq!(answer.value, want, "{text}");
+                    assert_eq!(evicting.probe(&parsed).unwrap(), want, "{text}");
                     assert_eq!(
                         Value::from_children(answer.moves.iter().map(|m| m.value)),
                         Some(want),
@@ -178,6 +208,37 @@ fn check_variant(rules: Rules) {
         assert!(checked > 500);
     }
     assert!(mapped.leaf_bytes() > 0 && wdl.leaf_bytes() == 0);
+
+    // the paths a full-size search takes only at scale: transposition tables at
+    // their cap with heavy replacement (1,024 slots against tens of thousands of
+    // positions), and the switch from block-cache probes to whole-table maps in
+    // the middle of a search
+    let mut capped = OpeningSearch::new(&db, Precision::ExactPlies).with_table_bits(10);
+    let mut switching = OpeningSearch::new(&db, Precision::WinDrawLoss)
+        .with_table_bits(10)
+        .with_maps_after(64);
+    for root in [
+        "........................ w 3 3",
+        "........................ w 4 4",
+    ] {
+        let root: Position = root.parse().unwrap();
+        let mut positions = vec![root];
+        positions.extend(
+            moves::legal_moves(&root, rules)
+                .iter()
+                .map(|&mv| moves::apply(&root, mv)),
+        );
+        for p in positions {
+            let want = minimax.value(&p);
+            assert_eq!(capped.value(&p).unwrap(), want, "capped table: {p}");
+            assert_eq!(
+                switching.value(&p).unwrap().name(),
+                want.name(),
+                "switch to maps: {p}"
+            );
+        }
+    }
+    assert!(switching.leaf_bytes() > 0, "the search switched to maps");
     let o = run(&[
         "query",
         "--db",

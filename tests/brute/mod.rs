@@ -1,11 +1,12 @@
 //! An independent brute-force solver of the movement phase: plain iteration over
 //! all placements of the stones (no symmetry, no index of the engine), forward
 //! moves only, one level of plies at a time; and a plain memoized minimax over the
-//! placement phase on top of it.
+//! placement phase on top of it. Moves come from the naive rules of
+//! `tests/naive`, never from the engine's move generation.
 #![allow(dead_code)]
 
+use crate::naive::Naive;
 use millbase::Rules;
-use millbase::moves;
 use millbase::position::{Color, Position};
 use millbase::value::Value;
 use rayon::prelude::*;
@@ -111,8 +112,8 @@ impl Brute {
     fn decided_at(&self, m: u32, o: u32, level: i16) -> bool {
         let pos = movement(m, o);
         let mut all_won = true;
-        for mv in moves::legal_moves(&pos, self.rules) {
-            match self.known(&moves::apply(&pos, mv), level) {
+        for (_, child) in Naive::successors(&pos, self.rules.flying) {
+            match self.known(&child, level) {
                 Some(p) if p % 2 == 0 && p + 1 == level => return true,
                 Some(p) if p % 2 == 1 => {}
                 _ => all_won = false,
@@ -149,13 +150,13 @@ impl Brute {
                     let mut ev = vec![];
                     for &m in movers.iter().filter(|&&m| m & o == 0) {
                         let pos = movement(m, o);
-                        let list = moves::legal_moves(&pos, self.rules);
+                        let list = Naive::successors(&pos, self.rules.flying);
                         if list.is_empty() {
                             ev.push((0, (m, o)));
                         }
-                        for mv in list.into_iter().filter(|mv| mv.remove.is_some()) {
+                        for (_, child) in list.into_iter().filter(|c| c.0) {
                             // earlier groups are final: unknown there is a draw, which decides nothing
-                            if let Some(p) = self.known(&moves::apply(&pos, mv), i16::MAX) {
+                            if let Some(p) = self.known(&child, i16::MAX) {
                                 ev.push((p as usize + 1, (m, o)));
                             }
                         }
@@ -243,9 +244,9 @@ impl<'a> Minimax<'a> {
         let (mut fastest_win, mut draw, mut slowest_loss): (Option<u16>, bool, Option<u16>) =
             (None, false, None);
         let mut any = false;
-        for mv in moves::legal_moves(pos, self.brute.rules) {
+        for (_, child) in Naive::successors(pos, self.brute.rules.flying) {
             any = true;
-            match self.value(&moves::apply(pos, mv)) {
+            match self.value(&child) {
                 Value::Loss(n) => fastest_win = Some(fastest_win.map_or(n + 1, |w| w.min(n + 1))),
                 Value::Draw => draw = true,
                 Value::Win(n) => slowest_loss = Some(slowest_loss.map_or(n + 1, |l| l.max(n + 1))),

@@ -1,10 +1,12 @@
 //! A deliberately naive implementation of the rules, written separately from the
 //! engine for cross-checks. It shares nothing with the engine but the geometry
-//! tables (point names, mills, adjacency): a board is an array of cells, and
-//! positions are written out by hand in the RULES.md string format.
+//! tables (point names, mills, adjacency) and the `Position` struct as plain data:
+//! a board is an array of cells, and positions are written out by hand in the
+//! docs/RULES.md string format.
 #![allow(dead_code)]
 
 use millbase::geometry::{MILLS, NEIGHBOURS, POINT_NAMES};
+use millbase::position::{Color, Position};
 
 /// Cell contents.
 pub const EMPTY: u8 = 0;
@@ -91,8 +93,8 @@ impl Naive {
             .any(|m| m.contains(&(p as u8)) && m.iter().all(|&q| cells[q as usize] == who))
     }
 
-    /// Every legal move as (notation, resulting state).
-    pub fn children(&self) -> Vec<(String, Naive)> {
+    /// Every legal ply as (from, to, removed point, resulting state).
+    fn plies(&self) -> Vec<(Option<usize>, usize, Option<usize>, Naive)> {
         let me = self.turn;
         let them = 1 - me;
         let mut out = vec![];
@@ -129,10 +131,6 @@ impl Naive {
             }
             next.cells[to] = stone(me);
             next.turn = them;
-            let name = match from {
-                Some(f) => format!("{}-{}", POINT_NAMES[f], POINT_NAMES[to]),
-                None => POINT_NAMES[to].to_string(),
-            };
             if Self::in_complete_mill(&next.cells, to) {
                 let theirs: Vec<usize> =
                     (0..24).filter(|&p| next.cells[p] == stone(them)).collect();
@@ -147,18 +145,89 @@ impl Naive {
                     unprotected
                 };
                 if targets.is_empty() {
-                    out.push((name.clone(), next.clone()));
+                    out.push((from, to, None, next.clone()));
                 }
                 for r in targets {
                     let mut n2 = next.clone();
                     n2.cells[r] = EMPTY;
-                    out.push((format!("{}x{}", name, POINT_NAMES[r]), n2));
+                    out.push((from, to, Some(r), n2));
                 }
             } else {
-                out.push((name, next));
+                out.push((from, to, None, next));
             }
         }
         out
+    }
+
+    /// Every legal move as (notation, resulting state).
+    pub fn children(&self) -> Vec<(String, Naive)> {
+        self.plies()
+            .into_iter()
+            .map(|(from, to, removed, next)| {
+                let mut name = match from {
+                    Some(f) => format!("{}-{}", POINT_NAMES[f], POINT_NAMES[to]),
+                    None => POINT_NAMES[to].to_string(),
+                };
+                if let Some(r) = removed {
+                    name = format!("{name}x{}", POINT_NAMES[r]);
+                }
+                (name, next)
+            })
+            .collect()
+    }
+
+    /// The state of an engine position (its fields read as data).
+    pub fn from_position(pos: &Position, flying: bool) -> Naive {
+        let (me, them) = if pos.side == Color::White {
+            (0, 1)
+        } else {
+            (1, 0)
+        };
+        let mut cells = [EMPTY; 24];
+        let mut hand = [0; 2];
+        for p in 0..24 {
+            if pos.mover & (1 << p) != 0 {
+                cells[p] = stone(me);
+            } else if pos.opponent & (1 << p) != 0 {
+                cells[p] = stone(them);
+            }
+        }
+        hand[me] = pos.mover_hand;
+        hand[them] = pos.opponent_hand;
+        Naive {
+            cells,
+            turn: me,
+            hand,
+            flying,
+        }
+    }
+
+    /// The engine position of this state (its fields written as data).
+    pub fn to_position(&self) -> Position {
+        let (me, them) = (self.turn, 1 - self.turn);
+        let set = |player: usize| {
+            (0..24)
+                .filter(|&p| self.cells[p] == stone(player))
+                .fold(0u32, |s, p| s | 1 << p)
+        };
+        Position {
+            mover: set(me),
+            opponent: set(them),
+            mover_hand: self.hand[me],
+            opponent_hand: self.hand[them],
+            side: if me == 0 { Color::White } else { Color::Black },
+        }
+    }
+
+    /// Every child of `pos` by these rules, with whether its move removed a
+    /// stone: what the brute-force oracle walks, so that it shares no move
+    /// generation with the engine.
+    pub fn successors(pos: &Position, flying: bool) -> Vec<(bool, Position)> {
+        Naive::from_position(pos, flying)
+            .plies()
+            .into_iter()
+            .map(|(_, _, removed, next)| (removed.is_some(), next.to_position()))
+            .collect()
     }
 
     /// Leaf count `depth` plies deep.
