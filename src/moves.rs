@@ -4,7 +4,7 @@
 use crate::geometry::{
     ALL, Bits, NEIGHBOURS, POINT_NAMES, in_mill, point_by_name, points, stones_in_mills,
 };
-use crate::position::Position;
+use crate::position::{Color, Position};
 use crate::rules::{FLYING_STONES, Rules};
 use std::fmt;
 use std::str::FromStr;
@@ -217,6 +217,163 @@ pub fn perft(pos: &Position, depth: u32, rules: Rules) -> u64 {
     walk(pos, depth, rules, &mut bufs)
 }
 
+/// How a game ended: who lost, and why.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ending {
+    /// `loser` has only `stones` on board plus in hand.
+    TooFewStones {
+        /// The side that lost.
+        loser: Color,
+        /// Its stones on board plus in hand.
+        stones: u32,
+    },
+    /// `loser`, to move, has no legal move.
+    Blocked {
+        /// The side that lost.
+        loser: Color,
+    },
+}
+
+impl fmt::Display for Ending {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Ending::TooFewStones { loser, stones } => write!(
+                f,
+                "{} has {stones} stone{}: {} has won",
+                loser.name(),
+                if stones == 1 { "" } else { "s" },
+                loser.other().name()
+            ),
+            Ending::Blocked { loser } => {
+                write!(f, "{} cannot move: {} has lost", loser.name(), loser.name())
+            }
+        }
+    }
+}
+
+/// How the game of `pos` has ended, if it has (the side to move is checked
+/// first).
+pub fn ending(pos: &Position, rules: Rules) -> Option<Ending> {
+    if pos.mover_below_minimum() {
+        return Some(Ending::TooFewStones {
+            loser: pos.side,
+            stones: pos.mover_total(),
+        });
+    }
+    if pos.opponent_below_minimum() {
+        return Some(Ending::TooFewStones {
+            loser: pos.side.other(),
+            stones: pos.opponent_total(),
+        });
+    }
+    (!has_legal_move(pos, rules)).then_some(Ending::Blocked { loser: pos.side })
+}
+
+/// Why `mv` is not a legal move of `pos` (a sentence naming the fault), or
+/// `None` if it is legal.
+pub fn why_illegal(pos: &Position, rules: Rules, mv: Move) -> Option<String> {
+    if legal_moves(pos, rules).contains(&mv) {
+        return None;
+    }
+    if let Some(end) = ending(pos, rules) {
+        return Some(format!("the game is over ({end})"));
+    }
+    let me = pos.side.name();
+    let them = pos.side.other().name();
+    let name = |p: u8| POINT_NAMES[p as usize];
+    let occupied = pos.mover | pos.opponent;
+    let reason = match mv.from {
+        None if pos.mover_hand == 0 => {
+            format!("{me} has no stones in hand: move a stone (from-to)")
+        }
+        Some(_) if pos.mover_hand > 0 => {
+            format!("{me} still has stones in hand: place one")
+        }
+        Some(f) if pos.mover & (1 << f) == 0 => format!("{} holds no {me} stone", name(f)),
+        _ if occupied & (1 << mv.to) != 0 => format!("{} is not empty", name(mv.to)),
+        Some(f) if !can_fly(pos, rules) && NEIGHBOURS[f as usize] & (1 << mv.to) == 0 => {
+            format!(
+                "{} and {} are not neighbours ({me} flies only with {FLYING_STONES} stones{})",
+                name(f),
+                name(mv.to),
+                if rules.flying {
+                    ""
+                } else {
+                    ", and not at all without flying"
+                }
+            )
+        }
+        _ => {
+            let after = match mv.from {
+                Some(f) => pos.mover & !(1 << f) | (1 << mv.to),
+                None => pos.mover | (1 << mv.to),
+            };
+            let closes = in_mill(after, mv.to as usize);
+            match mv.remove {
+                None if closes => format!(
+                    "it closes a mill: add the {them} stone it removes (e.g. {mv}x{})",
+                    name(removable(pos.opponent).trailing_zeros() as u8)
+                ),
+                Some(_) if !closes => "it closes no mill, so it removes no stone".to_string(),
+                Some(r) if pos.opponent & (1 << r) == 0 => {
+                    format!("{} holds no {them} stone to remove", name(r))
+                }
+                Some(r) => format!(
+                    "{} stands in a mill of {them}, and {them} has stones outside mills: \
+                     remove one of those",
+                    name(r)
+                ),
+                None => "it is not a legal move here".to_string(),
+            }
+        }
+    };
+    Some(reason)
+}
+
+/// A move of a move list that could not be played.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LineError {
+    /// Its number in the list, from 1.
+    pub number: usize,
+    /// The move as written.
+    pub text: String,
+    /// Why it could not be played.
+    pub reason: String,
+}
+
+impl fmt::Display for LineError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "move {} ({:?}): {}", self.number, self.text, self.reason)
+    }
+}
+
+impl std::error::Error for LineError {}
+
+/// Plays the moves of `text` (docs/RULES.md notation, separated by spaces or
+/// commas) from `start`; fails at the first one that is not legal, saying why.
+pub fn play_line(start: &Position, rules: Rules, text: &str) -> Result<Position, LineError> {
+    let mut pos = *start;
+    for (i, word) in text
+        .split(|c: char| c.is_whitespace() || c == ',')
+        .filter(|w| !w.is_empty())
+        .enumerate()
+    {
+        let fail = |reason: String| LineError {
+            number: i + 1,
+            text: crate::position::excerpt(word),
+            reason,
+        };
+        let mv: Move = word
+            .parse()
+            .map_err(|e: MoveParseError| fail(e.to_string()))?;
+        if let Some(reason) = why_illegal(&pos, rules, mv) {
+            return Err(fail(reason));
+        }
+        pos = apply(&pos, mv);
+    }
+    Ok(pos)
+}
+
 /// [`perft`] with the first ply split over the rayon thread pool.
 pub fn perft_parallel(pos: &Position, depth: u32, rules: Rules) -> u64 {
     perft_parallel_with(pos, depth, rules, &|_, _| {})
@@ -249,6 +406,84 @@ pub fn perft_parallel_with(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn illegal_moves_are_explained() {
+        let fly = Rules::default();
+        let slide = Rules { flying: false };
+        let why = |p: &str, r: Rules, m: &str| why_illegal(&pos(p), r, m.parse().unwrap());
+        let start = "........................ w 9 9";
+        assert_eq!(why(start, fly, "d1"), None);
+        assert_eq!(
+            why(start, fly, "d1-d2").unwrap(),
+            "White still has stones in hand: place one"
+        );
+        // White a1 d1 d6 (flying with 3), Black d3 e3 a7
+        let p = "WW.....BB..........W.B.. w 0 0";
+        assert_eq!(why(p, fly, "d6-g1xd3"), None);
+        assert!(
+            why(p, fly, "d6-g1")
+                .unwrap()
+                .starts_with("it closes a mill")
+        );
+        assert_eq!(
+            why(p, fly, "d6-g1xa1").unwrap(),
+            "a1 holds no Black stone to remove"
+        );
+        assert_eq!(why(p, fly, "d6-d3").unwrap(), "d3 is not empty");
+        assert_eq!(why(p, fly, "a4-b4").unwrap(), "a4 holds no White stone");
+        assert_eq!(
+            why(p, fly, "d6-b6xd3").unwrap(),
+            "it closes no mill, so it removes no stone"
+        );
+        assert_eq!(
+            why(p, fly, "d6").unwrap(),
+            "White has no stones in hand: move a stone (from-to)"
+        );
+        assert!(
+            why(p, slide, "d6-g1xd3")
+                .unwrap()
+                .starts_with("d6 and g1 are not neighbours")
+        );
+        // protected: Black a1 d1 g1 in a mill and e4 outside; White d6 a7 g7
+        let q = "BBB.........B......W.W.W w 0 0";
+        assert!(
+            why(q, fly, "d6-d7xd1")
+                .unwrap()
+                .contains("stands in a mill")
+        );
+        assert_eq!(why(q, fly, "d6-d7xe4"), None);
+    }
+
+    #[test]
+    fn move_lists_report_the_first_illegal_move() {
+        let start = Position::initial();
+        let r = Rules::default();
+        let end = play_line(&start, r, " d1, a1  d2 ").unwrap();
+        assert_eq!(end.to_string(), "BW..W................... b 7 8");
+        let e = play_line(&start, r, "d1 a1 d1 a4").unwrap_err();
+        assert_eq!((e.number, e.text.as_str()), (3, "d1"));
+        assert_eq!(e.reason, "d1 is not empty");
+        let e = play_line(&start, r, "d1 x9").unwrap_err();
+        assert_eq!(e.number, 2);
+    }
+
+    #[test]
+    fn endings_are_said_in_words() {
+        let r = Rules { flying: false };
+        // White (a1 d1 g1) is blocked by Black on a4 d2 g4 and may not fly
+        let blocked = pos("WWW.B....B....B......B.. w 0 0");
+        assert_eq!(
+            ending(&blocked, r).unwrap().to_string(),
+            "White cannot move: White has lost"
+        );
+        assert_eq!(ending(&blocked, Rules::default()), None);
+        let two = Position::parse_finished("WWW.B....B.............. w 0 0").unwrap();
+        assert_eq!(
+            ending(&two, r).unwrap().to_string(),
+            "Black has 2 stones: White has won"
+        );
+    }
 
     fn pos(s: &str) -> Position {
         s.parse().unwrap()

@@ -227,6 +227,34 @@ impl Position {
 
     /// Checks every rule of docs/RULES.md for a valid position string.
     pub fn validate(&self) -> Result<(), PositionError> {
+        self.validate_setup()?;
+        if self.mover_below_minimum() {
+            return Err(PositionError::GameOver {
+                color: self.side,
+                total: self.mover_total(),
+                to_move: true,
+            });
+        }
+        if self.opponent_below_minimum() {
+            return Err(PositionError::GameOver {
+                color: self.side.other(),
+                total: self.opponent_total(),
+                to_move: false,
+            });
+        }
+        Ok(())
+    }
+
+    /// Parses a position string that may show a finished game (a side below
+    /// [`MIN_STONES`]): every other rule of [`Position::validate`] holds.
+    pub fn parse_finished(s: &str) -> Result<Position, PositionError> {
+        let pos = parse_fields(s)?;
+        pos.validate_setup()?;
+        Ok(pos)
+    }
+
+    /// The rules of [`Position::validate`] but the end of the game.
+    fn validate_setup(&self) -> Result<(), PositionError> {
         let (white, black) = self.white_black();
         let (wh, bh) = self.hands();
         for (color, set, hand) in [(Color::White, white, wh), (Color::Black, black, bh)] {
@@ -250,20 +278,6 @@ impl Position {
                 side: self.side,
                 white: wh,
                 black: bh,
-            });
-        }
-        if self.mover_below_minimum() {
-            return Err(PositionError::GameOver {
-                color: self.side,
-                total: self.mover_total(),
-                to_move: true,
-            });
-        }
-        if self.opponent_below_minimum() {
-            return Err(PositionError::GameOver {
-                color: self.side.other(),
-                total: self.opponent_total(),
-                to_move: false,
             });
         }
         Ok(())
@@ -343,43 +357,48 @@ impl FromStr for Position {
     type Err = PositionError;
 
     fn from_str(s: &str) -> Result<Position, PositionError> {
-        // fields are separated by any run of white space
-        let fields: Vec<&str> = s.split_whitespace().collect();
-        if fields.len() != 4 {
-            return Err(PositionError::FieldCount(fields.len()));
-        }
-        let board = fields[0];
-        let n = board.chars().count();
-        if n != POINTS {
-            return Err(PositionError::BoardLength(n));
-        }
-        let (mut white, mut black) = (0, 0);
-        for (index, ch) in board.chars().enumerate() {
-            match ch {
-                'W' => white |= 1 << index,
-                'B' => black |= 1 << index,
-                '.' => {}
-                _ => return Err(PositionError::BoardChar { ch, index }),
-            }
-        }
-        let side = match fields[1] {
-            "w" => Color::White,
-            "b" => Color::Black,
-            other => return Err(PositionError::Side(excerpt(other))),
-        };
-        let count = |color: Color, text: &str| match text.parse::<u8>() {
-            Ok(v) if v <= STONES_PER_SIDE && text.len() == 1 => Ok(v),
-            _ => Err(PositionError::Count {
-                color,
-                text: excerpt(text),
-            }),
-        };
-        let wh = count(Color::White, fields[2])?;
-        let bh = count(Color::Black, fields[3])?;
-        let pos = Position::from_colors(white, black, (wh, bh), side);
+        let pos = parse_fields(s)?;
         pos.validate()?;
         Ok(pos)
     }
+}
+
+/// The four fields of a position string, each checked on its own.
+fn parse_fields(s: &str) -> Result<Position, PositionError> {
+    // fields are separated by any run of white space
+    let fields: Vec<&str> = s.split_whitespace().collect();
+    if fields.len() != 4 {
+        return Err(PositionError::FieldCount(fields.len()));
+    }
+    let board = fields[0];
+    let n = board.chars().count();
+    if n != POINTS {
+        return Err(PositionError::BoardLength(n));
+    }
+    let (mut white, mut black) = (0, 0);
+    for (index, ch) in board.chars().enumerate() {
+        match ch {
+            'W' => white |= 1 << index,
+            'B' => black |= 1 << index,
+            '.' => {}
+            _ => return Err(PositionError::BoardChar { ch, index }),
+        }
+    }
+    let side = match fields[1] {
+        "w" => Color::White,
+        "b" => Color::Black,
+        other => return Err(PositionError::Side(excerpt(other))),
+    };
+    let count = |color: Color, text: &str| match text.parse::<u8>() {
+        Ok(v) if v <= STONES_PER_SIDE && text.len() == 1 => Ok(v),
+        _ => Err(PositionError::Count {
+            color,
+            text: excerpt(text),
+        }),
+    };
+    let wh = count(Color::White, fields[2])?;
+    let bh = count(Color::Black, fields[3])?;
+    Ok(Position::from_colors(white, black, (wh, bh), side))
 }
 
 #[cfg(test)]
