@@ -116,3 +116,96 @@ impl Serialize for Answer {
         st.end()
     }
 }
+
+/// One move of a perfect-play line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LineStep {
+    /// The move played.
+    pub mv: Move,
+    /// The position after it.
+    pub position: Position,
+    /// The value for the side to move in the position before the move.
+    pub value: Value,
+}
+
+/// A perfect-play line: the best move each time, the winner ending the game as
+/// fast as it can and the loser delaying it as long as it can; for a draw, best
+/// moves up to a bound.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Line {
+    /// The starting position.
+    pub position: Position,
+    /// Its value for the side to move.
+    pub value: Value,
+    /// The moves, in order.
+    pub steps: Vec<LineStep>,
+}
+
+impl Database {
+    /// The perfect-play line from `pos` ([`Line`]), at most `max_draw_plies`
+    /// moves long where the position is a draw (a win or loss runs to the end).
+    pub fn line(&self, pos: &Position, max_draw_plies: usize) -> Result<Line, QueryError> {
+        let mut search = OpeningSearch::new(self, Precision::ExactPlies);
+        let mut answer = |p: &Position| {
+            if p.is_movement_phase() {
+                self.answer(p)
+            } else {
+                search.answer(p)
+            }
+        };
+        let first = answer(pos)?;
+        let mut steps: Vec<LineStep> = vec![];
+        let mut current = first.clone();
+        loop {
+            let bound = match current.value {
+                Value::Draw => max_draw_plies,
+                _ => usize::MAX,
+            };
+            let Some(best) = current.moves.first() else {
+                break;
+            };
+            if steps.len() >= bound {
+                break;
+            }
+            steps.push(LineStep {
+                mv: best.mv,
+                position: best.position,
+                value: current.value,
+            });
+            if best.position.mover_below_minimum() {
+                break;
+            }
+            current = answer(&best.position)?;
+        }
+        Ok(Line {
+            position: *pos,
+            value: first.value,
+            steps,
+        })
+    }
+}
+
+/// `{"move", "position", "value", "plies"}`, the value for the side to move
+/// before the move.
+impl Serialize for LineStep {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut st = s.serialize_struct("LineStep", 4)?;
+        st.serialize_field("move", &self.mv.to_string())?;
+        st.serialize_field("position", &self.position.to_string())?;
+        st.serialize_field("value", self.value.name())?;
+        st.serialize_field("plies", &self.value.plies())?;
+        st.end()
+    }
+}
+
+/// `{"position", "value", "plies", "line": [...]}`.
+impl Serialize for Line {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut st = s.serialize_struct("Line", 4)?;
+        st.serialize_field("position", &self.position.to_string())?;
+        st.serialize_field("value", self.value.name())?;
+        st.serialize_field("plies", &self.value.plies())?;
+        st.serialize_field("line", &self.steps)?;
+        st.end()
+    }
+}

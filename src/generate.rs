@@ -93,6 +93,8 @@ pub fn upgrade(
 pub trait Observer: Progress {
     /// Solving of the pair of `sub` starts; `positions` is the pair's index range.
     fn start_pair(&self, sub: Subspace, positions: u64);
+    /// The directory is checked and the work starts.
+    fn ready(&self) {}
     /// The file of `sub` is there but damaged, so it is built again: `reason`.
     fn rebuilding(&self, sub: Subspace, reason: &str) {
         let _ = (sub, reason);
@@ -131,6 +133,7 @@ pub fn generate(
     let db = DbDir::create(dir, rules)?;
     db.remove_stale_temporaries();
     refuse_foreign_files(&db, limits)?;
+    observer.ready();
     // the removal tables of the pairs to build
     let consumers: Vec<Subspace> = all_subspaces(limits)
         .iter()

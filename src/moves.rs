@@ -2,7 +2,8 @@
 //! closed mill as part of the move, and the end of the game.
 
 use crate::geometry::{
-    ALL, Bits, NEIGHBOURS, POINT_NAMES, in_mill, point_by_name, points, stones_in_mills,
+    ALL, Bits, NEIGHBOURS, POINT_NAMES, SYMMETRIES, SYMMETRY_COUNT, in_mill, point_by_name, points,
+    stones_in_mills, transform,
 };
 use crate::position::{Color, Position};
 use crate::rules::{FLYING_STONES, Rules};
@@ -215,6 +216,28 @@ pub fn perft(pos: &Position, depth: u32, rules: Rules) -> u64 {
     }
     let mut bufs = vec![Vec::with_capacity(64); depth as usize];
     walk(pos, depth, rules, &mut bufs)
+}
+
+impl Move {
+    /// The image of this move under symmetry `s` of the board.
+    pub fn image(self, s: usize) -> Move {
+        let map = |p: u8| SYMMETRIES[s][p as usize];
+        Move {
+            from: self.from.map(map),
+            to: map(self.to),
+            remove: self.remove.map(map),
+        }
+    }
+}
+
+/// The symmetries of the board other than the identity that map `pos` to
+/// itself: under them, a move and its image lead to equivalent positions.
+pub fn symmetries_of(pos: &Position) -> Vec<usize> {
+    (1..SYMMETRY_COUNT)
+        .filter(|&s| {
+            transform(s, pos.mover) == pos.mover && transform(s, pos.opponent) == pos.opponent
+        })
+        .collect()
 }
 
 /// How a game ended: who lost, and why.

@@ -3,10 +3,13 @@
 use super::progress::GenerateUi;
 use super::{DbArgs, Failure, RuleArgs, ThreadArgs};
 use clap::Args;
+use millbase::Rules;
+use millbase::db::DbDir;
 use millbase::generate;
-use millbase::index::Indexer;
-use millbase::plan::Limits;
+use millbase::index::{Indexer, Subspace};
+use millbase::plan::{Limits, plan};
 use millbase::rules::{MIN_STONES, STONES_PER_SIDE};
+use std::collections::HashMap;
 use std::io::Write;
 
 #[derive(Args)]
@@ -30,15 +33,119 @@ pub struct GenerateArgs {
     quiet: bool,
 }
 
+/// What the project machine measured for one subspace (`data/generation-flying.tsv`).
+struct Measured {
+    pair_seconds: f64,
+    peak_gb: f64,
+    bytes: u64,
+}
+
+/// The measurements of the complete flying generation, by subspace.
+fn measured() -> HashMap<Subspace, Measured> {
+    include_str!("../../data/generation-flying.tsv")
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.starts_with("subspace"))
+        .filter_map(|l| {
+            let f: Vec<&str> = l.split('\t').collect();
+            let (m, o) = f.first()?.split_once('-')?;
+            let sub = Subspace::movement(m.parse().ok()?, o.parse().ok()?);
+            let m = Measured {
+                pair_seconds: f.get(1)?.parse().ok()?,
+                peak_gb: f.get(2)?.parse().ok()?,
+                bytes: f.get(3)?.parse().ok()?,
+            };
+            Some((sub, m))
+        })
+        .collect()
+}
+
+/// "2.4 GB", "35 MB".
+fn size(bytes: f64) -> String {
+    if bytes >= 1e9 {
+        format!("{:.1} GB", bytes / 1e9)
+    } else {
+        format!("{:.0} MB", bytes / 1e6)
+    }
+}
+
+/// "1 h 42 min", "12 min", "40 s".
+pub fn duration(seconds: f64) -> String {
+    let s = seconds.round() as u64;
+    match s {
+        0..60 => format!("{s} s"),
+        60..3600 => format!("{} min", s.div_ceil(60)),
+        _ => format!("{} h {} min", s / 3600, (s % 3600) / 60),
+    }
+}
+
+/// The pairs to solve (those not all there yet) with their expected seconds,
+/// and a line telling the plan: work, time, disk and memory to expect.
+fn plan_of(dir: &std::path::Path, rules: Rules, limits: Limits) -> (Vec<(Subspace, f64)>, String) {
+    let table = measured();
+    let pairs = plan(limits);
+    let todo: Vec<Subspace> = pairs
+        .iter()
+        .copied()
+        .filter(|rep| {
+            rep.with_swap()
+                .iter()
+                .any(|&s| !dir.join(millbase::db::file_name(s)).exists())
+        })
+        .collect();
+    let m = |s: Subspace| table.get(&s);
+    let expected: Vec<(Subspace, f64)> = todo
+        .iter()
+        .map(|&rep| (rep, m(rep).map_or(0.0, |x| x.pair_seconds)))
+        .collect();
+    let seconds: f64 = expected.iter().map(|e| e.1).sum();
+    let bytes: u64 = pairs
+        .iter()
+        .flat_map(|rep| rep.with_swap())
+        .filter_map(|s| m(s).map(|x| x.bytes))
+        .sum();
+    let peak = todo
+        .iter()
+        .filter_map(|&rep| m(rep).map(|x| x.peak_gb))
+        .fold(0.0, f64::max);
+    let subspaces: usize = pairs.iter().map(|p| p.with_swap().len()).sum();
+    let text = if todo.is_empty() {
+        format!(
+            "plan: all {subspaces} subspaces are there already ({} rules)",
+            rules.name()
+        )
+    } else {
+        format!(
+            "plan: {} of {} subspace pairs to solve ({subspaces} subspaces, {} rules) into {}; \
+             measured on a 2-core, 24 GB machine for the flying rules (no-flying takes longer): \
+             about {}, {} of disk for the database, {} of memory at the peak",
+            todo.len(),
+            pairs.len(),
+            rules.name(),
+            dir.display(),
+            duration(seconds),
+            size(bytes as f64),
+            size(peak * 1e9)
+        )
+    };
+    (expected, text)
+}
+
 pub fn run(a: GenerateArgs, out: &mut impl Write) -> Result<(), Failure> {
     a.threads.apply()?;
     let ix = Indexer::new();
-    let ui = GenerateUi::new(a.quiet);
     let limits = Limits {
         max_stones: a.max_stones,
         max_total: a.max_total,
     };
-    let reports = generate::generate(&a.db.db, a.rules.rules(), limits, &ix, &ui)?;
+    // an existing database keeps its variant: resuming needs no flag
+    let rules = match DbDir::open(&a.db.db) {
+        Ok(db) if !a.rules.no_flying => db.rules(),
+        _ => a.rules.rules(),
+    };
+    let (expected, plan) = plan_of(&a.db.db, rules, limits);
+    let ui = GenerateUi::new(a.quiet, expected);
+    ui.set_plan(plan);
+    let reports = generate::generate(&a.db.db, rules, limits, &ix, &ui)?;
     ui.bar.finish_and_clear();
     if let Some(e) = ui.output_error() {
         return Err(Failure::output_lost(

@@ -1,8 +1,10 @@
 //! The command line: one module per command, each a thin call into the library.
 
 mod generate;
+mod line;
 mod moves;
 mod perft;
+mod probe;
 mod progress;
 mod query;
 mod show;
@@ -73,6 +75,17 @@ enum Command {
     Subspaces(subspaces::SubspacesArgs),
     /// Count the positions DEPTH plies deep (a move with its removal is one ply).
     Perft(perft::PerftArgs),
+    /// The perfect-play line from a position to the end of the game.
+    ///
+    /// The winner ends the game as fast as it can, the loser delays it as long as
+    /// it can; from a drawn position, best moves up to --max-plies.
+    Line(line::LineArgs),
+    /// Answer positions read from standard input, one a line, as JSON lines.
+    ///
+    /// For engines and scripts: the database is opened once. Each input line is
+    /// a position; each output line is the answer of `query --json`, or
+    /// {"input", "error"} for a line that could not be answered.
+    Probe(probe::ProbeArgs),
 }
 
 /// `--no-flying`.
@@ -212,13 +225,70 @@ fn write_json(out: &mut impl std::io::Write, value: &impl serde::Serialize) -> R
     Ok(())
 }
 
+/// A position given as a string, a move list, or both (`POS --moves "..."`).
+#[derive(Args)]
+struct PositionArgs {
+    /// The position, e.g. "WWW.BBB.........B....... w 0 0" (default with --moves:
+    /// the initial position).
+    position: Option<String>,
+    /// Moves to play from the position first, in docs/RULES.md notation,
+    /// e.g. "d1 a1 d2"; the first illegal one is reported with its number and
+    /// the reason.
+    #[arg(long, value_name = "MOVES")]
+    moves: Option<String>,
+}
+
+impl PositionArgs {
+    /// The position, after the moves; `finished` accepts a game that is over.
+    fn resolve(&self, rules: Rules, finished: bool) -> Result<Position, Failure> {
+        let start = match (&self.position, &self.moves) {
+            (Some(p), _) if finished => {
+                Position::parse_finished(p).map_err(|e| bad_position(p, e))?
+            }
+            (Some(p), _) => parse_position(p)?,
+            (None, Some(_)) => Position::initial(),
+            (None, None) => {
+                return Err(Failure::input(
+                    "give a position (e.g. \"........................ w 9 9\") or --moves",
+                ));
+            }
+        };
+        match &self.moves {
+            Some(list) => millbase::moves::play_line(&start, rules, list).map_err(Failure::input),
+            None => Ok(start),
+        }
+    }
+}
+
+/// Where the rule variant comes from: `--db DIR` (the database's), or
+/// `--no-flying`.
+#[derive(Args)]
+struct VariantArgs {
+    /// Use the rule variant of this database directory.
+    #[arg(long, value_name = "DIR", conflicts_with = "no_flying")]
+    db: Option<PathBuf>,
+    #[command(flatten)]
+    rules: RuleArgs,
+}
+
+impl VariantArgs {
+    fn rules(&self) -> Result<Rules, Failure> {
+        match &self.db {
+            Some(dir) => Ok(millbase::db::DbDir::open(dir)?.rules()),
+            None => Ok(self.rules.rules()),
+        }
+    }
+}
+
+fn bad_position(s: &str, e: impl std::fmt::Display) -> Failure {
+    Failure::input(format!(
+        "bad position {:?}: {e}",
+        millbase::position::excerpt(s)
+    ))
+}
+
 fn parse_position(s: &str) -> Result<Position, Failure> {
-    s.parse::<Position>().map_err(|e| {
-        Failure::input(format!(
-            "bad position {:?}: {e}",
-            millbase::position::excerpt(s)
-        ))
-    })
+    s.parse::<Position>().map_err(|e| bad_position(s, e))
 }
 
 /// Runs the command `cli` names, writing its output to standard output.
@@ -235,5 +305,7 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
         Command::Stats(a) => stats::run(a, out),
         Command::Subspaces(a) => subspaces::run(a, out),
         Command::Perft(a) => perft::run(a, out),
+        Command::Line(a) => line::run(a, out),
+        Command::Probe(a) => probe::run(a, out),
     }
 }

@@ -1,6 +1,6 @@
 //! `millbase moves`: every legal move of a position.
 
-use super::{Failure, RuleArgs, parse_position, write_json};
+use super::{Failure, PositionArgs, VariantArgs, write_json};
 use clap::Args;
 use millbase::moves;
 use millbase::report::MoveList;
@@ -8,18 +8,19 @@ use std::io::Write;
 
 #[derive(Args)]
 pub struct MovesArgs {
-    /// The position, e.g. "........................ w 9 9".
-    position: String,
+    #[command(flatten)]
+    position: PositionArgs,
     /// Print one JSON object: {"position", "moves": [{"move", "position"}]}.
     #[arg(long)]
     json: bool,
     #[command(flatten)]
-    rules: RuleArgs,
+    variant: VariantArgs,
 }
 
 pub fn run(a: MovesArgs, out: &mut impl Write) -> Result<(), Failure> {
-    let pos = parse_position(&a.position)?;
-    let list = moves::legal_moves(&pos, a.rules.rules());
+    let rules = a.variant.rules()?;
+    let pos = a.position.resolve(rules, false)?;
+    let list = moves::legal_moves(&pos, rules);
     if a.json {
         write_json(out, &MoveList::new(&pos, &list))?;
     } else {

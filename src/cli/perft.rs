@@ -1,6 +1,6 @@
 //! `millbase perft`: count the positions some plies deep.
 
-use super::{Failure, RuleArgs, parse_position, write_json};
+use super::{Failure, VariantArgs, parse_position, write_json};
 use clap::Args;
 use millbase::moves;
 use millbase::report::Perft;
@@ -18,13 +18,13 @@ pub struct PerftArgs {
     #[arg(long)]
     json: bool,
     #[command(flatten)]
-    rules: RuleArgs,
+    variant: VariantArgs,
 }
 
 pub fn run(a: PerftArgs, out: &mut impl Write) -> Result<(), Failure> {
     let pos = parse_position(&a.position)?;
     let bar = super::progress::counter_bar("first moves counted");
-    let nodes = moves::perft_parallel_with(&pos, a.depth, a.rules.rules(), &|k, n| {
+    let nodes = moves::perft_parallel_with(&pos, a.depth, a.variant.rules()?, &|k, n| {
         bar.set_length(n as u64);
         bar.set_position(k as u64);
     });

@@ -19,13 +19,46 @@ pub struct GenerateUi {
     /// Plain progress lines on stderr instead of the bar.
     lines: bool,
     pub start: Instant,
+    quiet: bool,
+    /// The plan, told when the work starts.
+    plan: Mutex<String>,
     current: Mutex<String>,
     /// The first failure to write to stdout.
     output_error: Mutex<Option<std::io::Error>>,
+    /// The pairs to solve with their expected seconds, and how far the run is.
+    eta: Mutex<Eta>,
+}
+
+/// The whole run's time left: the expected seconds of the pairs not done yet,
+/// scaled by how the pairs done so far compared with their expectation.
+struct Eta {
+    expected: Vec<(Subspace, f64)>,
+    done_expected: f64,
+    done_actual: f64,
+    pair_start: Option<(Instant, f64)>,
+}
+
+impl Eta {
+    /// A pair starts: the seconds left for the whole run, if known.
+    fn start(&mut self, sub: Subspace) -> Option<f64> {
+        if let Some((t, e)) = self.pair_start.take() {
+            self.done_actual += t.elapsed().as_secs_f64();
+            self.done_expected += e;
+        }
+        let pos = self.expected.iter().position(|(s, _)| *s == sub)?;
+        let left: f64 = self.expected[pos..].iter().map(|e| e.1).sum();
+        self.pair_start = Some((Instant::now(), self.expected[pos].1));
+        let scale = if self.done_expected > 1.0 {
+            self.done_actual / self.done_expected
+        } else {
+            1.0
+        };
+        (left > 0.0).then_some(left * scale)
+    }
 }
 
 impl GenerateUi {
-    pub fn new(quiet: bool) -> GenerateUi {
+    pub fn new(quiet: bool, expected: Vec<(Subspace, f64)>) -> GenerateUi {
         let bar = if quiet {
             ProgressBar::hidden()
         } else {
@@ -44,6 +77,28 @@ impl GenerateUi {
             start: Instant::now(),
             current: Mutex::new(String::new()),
             output_error: Mutex::new(None),
+            eta: Mutex::new(Eta {
+                expected,
+                done_expected: 0.0,
+                done_actual: 0.0,
+                pair_start: None,
+            }),
+            quiet,
+            plan: Mutex::new(String::new()),
+        }
+    }
+
+    /// Tells the plan when the work starts (the directory checked).
+    pub fn set_plan(&self, plan: String) {
+        if let Ok(mut p) = self.plan.lock() {
+            *p = plan;
+        }
+    }
+
+    /// A line on stderr unless quiet, whatever stderr is.
+    pub fn note_always(&self, line: &str) {
+        if !self.quiet {
+            self.note(line);
         }
     }
 
@@ -83,15 +138,21 @@ impl Observer for GenerateUi {
         } else {
             format!("{sub}+{}", sub.negate())
         };
+        let left = self.eta.lock().ok().and_then(|mut e| e.start(sub));
+        let run_eta = left.map_or(String::new(), |s| {
+            format!("; whole run: about {} left", super::generate::duration(s))
+        });
         self.bar.set_length(positions);
         self.bar.set_position(0);
         self.bar.reset_eta();
         self.bar.set_message(format!("{name}: init"));
         if self.lines {
             self.note(&format!(
-                "{name}: solving {positions} positions ({:.0} s since start)",
+                "{name}: solving {positions} positions ({:.0} s since start{run_eta})",
                 self.start.elapsed().as_secs_f64()
             ));
+        } else if !run_eta.is_empty() {
+            self.note_always(&format!("{name}: solving{run_eta}"));
         }
         if let Ok(mut c) = self.current.lock() {
             *c = name;
@@ -128,6 +189,12 @@ impl Observer for GenerateUi {
             })
         {
             *failed = Some(e);
+        }
+    }
+    fn ready(&self) {
+        let plan = self.plan.lock().map(|p| p.clone()).unwrap_or_default();
+        if !plan.is_empty() {
+            self.note_always(&plan);
         }
     }
     fn rebuilding(&self, sub: Subspace, reason: &str) {

@@ -1,43 +1,150 @@
-//! `millbase query`: the value of a position and of every move.
+//! `millbase query`: the value of a position and of every move, for people
+//! (text) and programs (`--json`).
 
-use super::{DbArgs, Failure, parse_position, write_json};
+use super::progress::with_spinner;
+use super::show::board;
+use super::{DbArgs, Failure, PositionArgs, write_json};
 use clap::Args;
+use millbase::answer::{Answer, EvaluatedMove};
+use millbase::moves;
+use millbase::opening::{OpeningSearch, Precision};
+use millbase::position::Position;
 use millbase::query::Database;
+use millbase::value::Value;
 use std::io::Write;
 
 #[derive(Args)]
 pub struct QueryArgs {
     #[command(flatten)]
     db: DbArgs,
-    /// The position, e.g. "WWW.BBB.........B....... w 0 0".
-    position: String,
+    #[command(flatten)]
+    position: PositionArgs,
     /// One JSON object: {"position", "value", "plies", "moves": [{"move", "position", "value", "plies"}]}.
     #[arg(long)]
     json: bool,
+    /// Print only the best move (with --json: its entry of the move list).
+    #[arg(long)]
+    best: bool,
+    /// No progress display on stderr while a placement position is searched.
+    #[arg(long)]
+    quiet: bool,
+}
+
+/// The answer for `pos`; a placement position is searched with a spinner.
+pub fn answer(db: &Database, pos: &Position, quiet: bool) -> Result<Answer, Failure> {
+    if pos.is_movement_phase() {
+        return Ok(db.answer(pos)?);
+    }
+    let mut search = OpeningSearch::new(db, Precision::ExactPlies);
+    Ok(with_spinner(quiet, &search.progress(), || {
+        search.answer(pos)
+    })?)
+}
+
+/// "wins in 3 plies", "draws", "loses in 1 ply": the value for the side to move.
+pub fn outcome(v: Value) -> String {
+    let plies = |n: u16| format!("{n} pl{}", if n == 1 { "y" } else { "ies" });
+    match v {
+        Value::Win(n) => format!("wins in {}", plies(n)),
+        Value::Loss(n) => format!("loses in {}", plies(n)),
+        Value::Draw => "draws".to_string(),
+    }
+}
+
+/// What a move does for the side that makes it, with the plies left after it.
+fn move_outcome(child: Value) -> String {
+    match child {
+        Value::Loss(0) => "wins at once".to_string(),
+        Value::Loss(n) => format!("wins in {n}"),
+        Value::Win(n) => format!("loses in {n}"),
+        Value::Draw => "draws".to_string(),
+    }
+}
+
+/// The moves of `answer` in groups (winning, drawing, losing), symmetric
+/// duplicates under the position's own symmetries shown once.
+fn write_moves(out: &mut impl Write, answer: &Answer) -> std::io::Result<()> {
+    let symmetries = moves::symmetries_of(&answer.position);
+    if !symmetries.is_empty() {
+        writeln!(
+            out,
+            "The position is symmetric: of moves that are mirror images of one another, \
+             one is shown."
+        )?;
+    }
+    let mut shown: Vec<(EvaluatedMove, Vec<String>)> = vec![];
+    for m in &answer.moves {
+        let twin = shown
+            .iter_mut()
+            .find(|(r, _)| r.value == m.value && symmetries.iter().any(|&s| r.mv.image(s) == m.mv));
+        match twin {
+            Some((_, images)) => images.push(m.mv.to_string()),
+            None => shown.push((m.clone(), vec![])),
+        }
+    }
+    let groups: [(&str, fn(Value) -> bool); 3] = [
+        ("Winning", |v| matches!(v, Value::Loss(_))),
+        ("Drawing", |v| v == Value::Draw),
+        ("Losing", |v| matches!(v, Value::Win(_))),
+    ];
+    for (name, belongs) in groups {
+        let group: Vec<&(EvaluatedMove, Vec<String>)> =
+            shown.iter().filter(|(m, _)| belongs(m.value)).collect();
+        if group.is_empty() {
+            continue;
+        }
+        let count: usize = group.iter().map(|(_, i)| 1 + i.len()).sum();
+        writeln!(out, "{name} moves ({count}):")?;
+        for (m, images) in group {
+            let same = if images.is_empty() {
+                String::new()
+            } else {
+                format!("   (also {})", images.join(", "))
+            };
+            writeln!(
+                out,
+                "  {:<10} {}{same}",
+                m.mv.to_string(),
+                move_outcome(m.value)
+            )?;
+        }
+    }
+    Ok(())
 }
 
 pub fn run(a: QueryArgs, out: &mut impl Write) -> Result<(), Failure> {
-    let pos = parse_position(&a.position)?;
     let database = Database::open(&a.db.db)?;
-    let answer = database.answer(&pos)?;
-    if a.json {
-        return write_json(out, &answer);
+    let rules = database.rules();
+    let pos = a.position.resolve(rules, !a.json && !a.best)?;
+    if a.json || a.best {
+        let answer = answer(&database, &pos, a.quiet)?;
+        return match (a.best, answer.moves.first()) {
+            (false, _) => write_json(out, &answer),
+            (true, None) => Err(Failure::fault(format!(
+                "{pos}: no legal move ({})",
+                moves::ending(&pos, rules).map_or(String::new(), |e| e.to_string())
+            ))),
+            (true, Some(m)) if a.json => write_json(out, m),
+            (true, Some(m)) => Ok(writeln!(out, "{}", m.mv)?),
+        };
+    }
+    board(out, &pos)?;
+    writeln!(out, "({} rules)", rules.name())?;
+    writeln!(out)?;
+    if let Some(end) = moves::ending(&pos, rules) {
+        writeln!(out, "{end}.")?;
+        return Ok(());
+    }
+    let answer = answer(&database, &pos, a.quiet)?;
+    let side = pos.side.name();
+    match answer.value {
+        Value::Draw => writeln!(out, "{side} draws: neither side can force a win.")?,
+        v => writeln!(out, "{side} {}.", outcome(v))?,
     }
     writeln!(
         out,
-        "{pos}: {} for {} ({} rules)",
-        answer.value,
-        pos.side.name(),
-        database.rules().name()
+        "After each move, the plies left to the end with best play:"
     )?;
-    for m in &answer.moves {
-        writeln!(
-            out,
-            "  {:<10} {:<12} {}",
-            m.mv.to_string(),
-            m.value.to_string(),
-            m.position
-        )?;
-    }
+    write_moves(out, &answer)?;
     Ok(())
 }

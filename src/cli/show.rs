@@ -1,17 +1,21 @@
-//! `millbase show`: draw a position.
+//! `millbase show`: draw a position, a finished game included.
 
-use super::{Failure, parse_position};
+use super::{Failure, PositionArgs, VariantArgs};
 use clap::Args;
+use millbase::moves;
+use millbase::position::Position;
 use std::io::Write;
 
 #[derive(Args)]
 pub struct ShowArgs {
-    /// The position, e.g. "........................ w 9 9".
-    position: String,
+    #[command(flatten)]
+    position: PositionArgs,
+    #[command(flatten)]
+    variant: VariantArgs,
 }
 
-pub fn run(a: ShowArgs, out: &mut impl Write) -> Result<(), Failure> {
-    let pos = parse_position(&a.position)?;
+/// The board, who is to move, the stones in hand and the position string.
+pub fn board(out: &mut impl Write, pos: &Position) -> std::io::Result<()> {
     let (wh, bh) = pos.hands();
     write!(out, "{}", pos.diagram())?;
     writeln!(
@@ -19,6 +23,15 @@ pub fn run(a: ShowArgs, out: &mut impl Write) -> Result<(), Failure> {
         "{} to move; in hand: White {wh}, Black {bh}",
         pos.side.name()
     )?;
-    writeln!(out, "{pos}")?;
+    writeln!(out, "{pos}")
+}
+
+pub fn run(a: ShowArgs, out: &mut impl Write) -> Result<(), Failure> {
+    let rules = a.variant.rules()?;
+    let pos = a.position.resolve(rules, true)?;
+    board(out, &pos)?;
+    if let Some(end) = moves::ending(&pos, rules) {
+        writeln!(out, "{end}")?;
+    }
     Ok(())
 }
