@@ -82,14 +82,10 @@ fn write_moves(out: &mut impl Write, answer: &Answer) -> std::io::Result<()> {
             None => shown.push((m.clone(), vec![])),
         }
     }
-    let groups: [(&str, fn(Value) -> bool); 3] = [
-        ("Winning", |v| matches!(v, Value::Loss(_))),
-        ("Drawing", |v| v == Value::Draw),
-        ("Losing", |v| matches!(v, Value::Win(_))),
-    ];
-    for (name, belongs) in groups {
+    // by the value each move leads to: a loss for the opponent wins
+    for (name, kind) in [("Winning", "loss"), ("Drawing", "draw"), ("Losing", "win")] {
         let group: Vec<&(EvaluatedMove, Vec<String>)> =
-            shown.iter().filter(|(m, _)| belongs(m.value)).collect();
+            shown.iter().filter(|(m, _)| m.value.name() == kind).collect();
         if group.is_empty() {
             continue;
         }
