@@ -28,6 +28,7 @@ pub mod opening;
 pub mod plan;
 pub mod position;
 pub mod query;
+pub mod records;
 pub mod report;
 pub mod rules;
 pub mod solver;

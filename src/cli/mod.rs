@@ -1,5 +1,6 @@
 //! The command line: one module per command, each a thin call into the library.
 
+mod checksums;
 mod generate;
 mod line;
 mod moves;
@@ -80,6 +81,9 @@ enum Command {
     /// The winner ends the game as fast as it can, the loser delays it as long as
     /// it can; from a drawn position, best moves up to --max-plies.
     Line(line::LineArgs),
+    /// The SHA-256 of every file of a database, or (--check FILE) a comparison
+    /// with a list: a build confirmed byte for byte in minutes.
+    Checksums(checksums::ChecksumsArgs),
     /// Answer positions read from standard input, one a line, as JSON lines.
     ///
     /// For engines and scripts: the database is opened once. Each input line is
@@ -307,5 +311,6 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
         Command::Perft(a) => perft::run(a, out),
         Command::Line(a) => line::run(a, out),
         Command::Probe(a) => probe::run(a, out),
+        Command::Checksums(a) => checksums::run(a, out),
     }
 }

@@ -84,8 +84,10 @@ fn write_moves(out: &mut impl Write, answer: &Answer) -> std::io::Result<()> {
     }
     // by the value each move leads to: a loss for the opponent wins
     for (name, kind) in [("Winning", "loss"), ("Drawing", "draw"), ("Losing", "win")] {
-        let group: Vec<&(EvaluatedMove, Vec<String>)> =
-            shown.iter().filter(|(m, _)| m.value.name() == kind).collect();
+        let group: Vec<&(EvaluatedMove, Vec<String>)> = shown
+            .iter()
+            .filter(|(m, _)| m.value.name() == kind)
+            .collect();
         if group.is_empty() {
             continue;
         }

@@ -3,6 +3,8 @@
 use super::{DbArgs, Failure, write_json};
 use clap::Args;
 use millbase::db::DbDir;
+use millbase::index::Indexer;
+use millbase::records;
 use millbase::report::StatsRow;
 use millbase::value::Counts;
 use std::io::Write;
@@ -16,6 +18,12 @@ pub struct StatsArgs {
     /// raw_bytes, bytes.
     #[arg(long)]
     json: bool,
+    /// Instead of counts, list the N longest wins and losses of each subspace
+    /// (default 3), as positions ready for `query` or `line`; with --json one
+    /// object per subspace: {"mover", "opponent", "longest_wins": [{"position",
+    /// "plies"}], "longest_losses": [...]}.
+    #[arg(long, value_name = "N", num_args = 0..=1, default_missing_value = "3")]
+    longest: Option<usize>,
 }
 
 /// One row of the text table.
@@ -33,8 +41,29 @@ fn text_row(
     )
 }
 
+fn longest(db: &DbDir, n: usize, json: bool, out: &mut impl Write) -> Result<(), Failure> {
+    let ix = Indexer::new();
+    for sub in db.present() {
+        let r = records::longest(db, &ix, sub, n)?;
+        if json {
+            write_json(out, &r)?;
+            continue;
+        }
+        writeln!(out, "{sub}:")?;
+        for (what, list) in [("win", &r.longest_wins), ("loss", &r.longest_losses)] {
+            for rec in list {
+                writeln!(out, "  {what:<4} in {:>3}  {}", rec.plies, rec.position)?;
+            }
+        }
+    }
+    Ok(())
+}
+
 pub fn run(a: StatsArgs, out: &mut impl Write) -> Result<(), Failure> {
     let db = DbDir::open(&a.db.db)?;
+    if let Some(n) = a.longest {
+        return longest(&db, n, a.json, out);
+    }
     let mut total = Counts::default();
     let (mut raw_total, mut bytes_total) = (0u64, 0u64);
     if !a.json {
