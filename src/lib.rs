@@ -15,6 +15,39 @@
 //! - [`query`] (probes) ← [`wdl`] (whole-table maps) ← [`opening`] (placement
 //!   search) ← [`answer`] (value and move list, the JSON of `docs/RULES.md`);
 //!   [`report`] holds the other commands' JSON shapes.
+//!
+//! # Probing a database and walking a line
+//!
+//! ```
+//! use millbase::generate::{generate, Silent};
+//! use millbase::index::Indexer;
+//! use millbase::plan::Limits;
+//! use millbase::query::Database;
+//! use millbase::{Position, Rules, Value};
+//!
+//! // build a tiny database (the 3-against-3 endgame; `millbase generate` builds
+//! // the whole game), then open it
+//! let dir = std::env::temp_dir().join(format!("millbase-crate-doc-{}", std::process::id()));
+//! let limits = Limits { max_stones: 3, max_total: 6 };
+//! generate(&dir, Rules::default(), limits, &Indexer::new(), &Silent).unwrap();
+//! let db = Database::open(&dir).unwrap();
+//!
+//! // the value of a position for the side to move, and of every move, best first
+//! let pos: Position = "WW.....BB..........W.B.. w 0 0".parse().unwrap();
+//! assert_eq!(db.probe(&pos).unwrap(), Value::Win(1));
+//! let answer = db.answer(&pos).unwrap();
+//! let best = &answer.moves[0];
+//! assert_eq!((best.mv.to_string().as_str(), best.value), ("d6-g1xd3", Value::Loss(0)));
+//!
+//! // the perfect-play line from the other side's point of view
+//! let other: Position = "WW.....BB..........W.B.. b 0 0".parse().unwrap();
+//! let line = db.line(&other, 40).unwrap();
+//! assert_eq!(line.value, Value::Win(1));
+//! for step in &line.steps {
+//!     println!("{} -> {}", step.mv, step.position);
+//! }
+//! std::fs::remove_dir_all(&dir).unwrap();
+//! ```
 #![warn(missing_docs)]
 
 pub mod answer;
