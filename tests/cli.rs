@@ -91,10 +91,15 @@ fn three_stone_db() -> tempfile::TempDir {
     dir
 }
 
-/// A database of the 3-against-3 game and the brute-force values of 3-3.
-fn three_stones() -> (tempfile::TempDir, Brute) {
-    let mut brute = Brute::new(Rules::default());
-    brute.solve_group(&[(3, 3)]);
+/// A database of the 3-against-3 game and the brute-force values of 3-3
+/// (solved once for all the tests of this file).
+fn three_stones() -> (tempfile::TempDir, &'static Brute) {
+    static BRUTE: std::sync::OnceLock<Brute> = std::sync::OnceLock::new();
+    let brute = BRUTE.get_or_init(|| {
+        let mut brute = Brute::new(Rules::default());
+        brute.solve_group(&[(3, 3)]);
+        brute
+    });
     (three_stone_db(), brute)
 }
 
@@ -107,7 +112,7 @@ fn solve_opening_agrees_with_an_independent_minimax() {
     let (dir, brute) = three_stones();
     let db = dir.path().to_str().unwrap();
     let pos = "........................ w 3 3";
-    let want = Minimax::new(&brute).value(&pos.parse().unwrap());
+    let want = Minimax::new(brute).value(&pos.parse().unwrap());
     let o = run(&[
         "solve-opening",
         "--db",
@@ -148,7 +153,7 @@ fn solve_opening_agrees_with_an_independent_minimax() {
 fn query_json_has_every_field_of_the_rules() {
     let (dir, brute) = three_stones();
     let db = dir.path().to_str().unwrap();
-    let mut minimax = Minimax::new(&brute);
+    let mut minimax = Minimax::new(brute);
     // a win in one (its captures leave Black below 3), a drawn movement position
     // (found by the brute force), and a placement position
     let draw = all_sets(3)
@@ -283,4 +288,101 @@ fn subspaces_and_stats_json_have_every_field() {
         .unwrap();
     assert_eq!(n(&line, "raw_bytes"), n(sub, "index_size"));
     assert_eq!(n(&line, "classes"), n(sub, "classes"));
+}
+
+#[test]
+fn the_longest_positions_are_the_brute_forces_longest() {
+    let (dir, brute) = three_stones();
+    let o = run(&[
+        "stats",
+        "--db",
+        dir.path().to_str().unwrap(),
+        "--longest",
+        "2",
+        "--json",
+    ]);
+    let r: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    assert_eq!(
+        (r["mover"].as_u64(), r["opponent"].as_u64()),
+        (Some(3), Some(3))
+    );
+    // the longest win and loss over every position, by the brute force
+    let (mut win, mut loss) = (0u16, 0u16);
+    for m in all_sets(3) {
+        for o in all_sets(3).into_iter().filter(|o| o & m == 0) {
+            match brute.value(m, o) {
+                Value::Win(n) => win = win.max(n),
+                Value::Loss(n) => loss = loss.max(n),
+                Value::Draw => {}
+            }
+        }
+    }
+    for (key, kind, most) in [
+        ("longest_wins", "win", win),
+        ("longest_losses", "loss", loss),
+    ] {
+        let list = r[key].as_array().unwrap();
+        assert_eq!(list.len(), 2, "{key}");
+        for rec in list {
+            let pos: Position = rec["position"].as_str().unwrap().parse().unwrap();
+            let v = brute.value(pos.mover, pos.opponent);
+            assert_eq!((v.name(), v.plies()), (kind, Some(most)), "{rec}");
+            assert_eq!(rec["plies"].as_u64(), Some(most as u64));
+        }
+    }
+}
+
+#[test]
+fn checksums_are_sha256_of_the_files_and_catch_a_change() {
+    let dir = three_stone_db();
+    let db = dir.path().to_str().unwrap();
+    let list = stdout(&run(&["checksums", "--db", db]));
+    assert!(list.ends_with("  3-3-0-0.mdb\n"), "{list}");
+    // the same lines as coreutils' sha256sum, where it is installed
+    if let Ok(o) = std::process::Command::new("sha256sum")
+        .arg("3-3-0-0.mdb")
+        .current_dir(dir.path())
+        .output()
+    {
+        assert_eq!(list, String::from_utf8(o.stdout).unwrap());
+    }
+    let file = dir.path().join("sums.txt");
+    std::fs::write(&file, &list).unwrap();
+    let ok = run(&["checksums", "--db", db, "--check", file.to_str().unwrap()]);
+    assert!(stdout(&ok).starts_with("ok: 1 files"));
+    // one byte changed in the table: found
+    let table = dir.path().join("3-3-0-0.mdb");
+    let mut bytes = std::fs::read(&table).unwrap();
+    let n = bytes.len();
+    bytes[n - 1] ^= 1;
+    std::fs::write(&table, bytes).unwrap();
+    let bad = run(&["checksums", "--db", db, "--check", file.to_str().unwrap()]);
+    assert_eq!(bad.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&bad.stdout).contains("3-3-0-0.mdb: differs"));
+}
+
+#[test]
+fn resuming_keeps_the_directorys_variant_and_moves_read_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().to_str().unwrap();
+    let o = run(&[
+        "generate",
+        "--db",
+        db,
+        "--max-stones",
+        "3",
+        "--no-flying",
+        "--quiet",
+    ]);
+    assert!(o.status.success());
+    // no flag: the directory's no-flying variant, the new subspaces added to it
+    let o = run(&["generate", "--db", db, "--max-stones", "4", "--quiet"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(stdout(&o).contains("(3 solved now, 1 already there)"));
+    let manifest = std::fs::read_to_string(dir.path().join("millbase.json")).unwrap();
+    assert!(manifest.contains("no-flying"));
+    // White with 3 stones slides only in this database's variant
+    let pos = "WWW.B....B....B.....B... w 0 0";
+    assert_eq!(stdout(&run(&["moves", pos, "--db", db])), "");
+    assert_eq!(stdout(&run(&["moves", pos])).lines().count(), 51);
 }
