@@ -23,8 +23,9 @@ pub struct LineArgs {
 }
 
 pub fn run(a: LineArgs, out: &mut impl Write) -> Result<(), Failure> {
+    let start = a.position.start(false)?;
     let database = Database::open(&a.db.db)?;
-    let pos = a.position.resolve(database.rules(), false)?;
+    let pos = a.position.play(start, database.rules())?;
     let line = database.line(&pos, a.max_plies)?;
     if a.json {
         return write_json(out, &line);

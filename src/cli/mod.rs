@@ -243,20 +243,21 @@ struct PositionArgs {
 }
 
 impl PositionArgs {
-    /// The position, after the moves; `finished` accepts a game that is over.
-    fn resolve(&self, rules: Rules, finished: bool) -> Result<Position, Failure> {
-        let start = match (&self.position, &self.moves) {
-            (Some(p), _) if finished => {
-                Position::parse_finished(p).map_err(|e| bad_position(p, e))?
-            }
-            (Some(p), _) => parse_position(p)?,
-            (None, Some(_)) => Position::initial(),
-            (None, None) => {
-                return Err(Failure::input(
-                    "give a position (e.g. \"........................ w 9 9\") or --moves",
-                ));
-            }
-        };
+    /// The position given (the initial one with only --moves), checked before
+    /// anything else is opened; `finished` accepts a game that is over.
+    fn start(&self, finished: bool) -> Result<Position, Failure> {
+        match (&self.position, &self.moves) {
+            (Some(p), _) if finished => Position::parse_finished(p).map_err(|e| bad_position(p, e)),
+            (Some(p), _) => parse_position(p),
+            (None, Some(_)) => Ok(Position::initial()),
+            (None, None) => Err(Failure::input(
+                "give a position (e.g. \"........................ w 9 9\") or --moves",
+            )),
+        }
+    }
+
+    /// `start` after the moves of --moves, under `rules`.
+    fn play(&self, start: Position, rules: Rules) -> Result<Position, Failure> {
         match &self.moves {
             Some(list) => millbase::moves::play_line(&start, rules, list).map_err(Failure::input),
             None => Ok(start),

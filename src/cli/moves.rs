@@ -18,8 +18,9 @@ pub struct MovesArgs {
 }
 
 pub fn run(a: MovesArgs, out: &mut impl Write) -> Result<(), Failure> {
+    let start = a.position.start(false)?;
     let rules = a.variant.rules()?;
-    let pos = a.position.resolve(rules, false)?;
+    let pos = a.position.play(start, rules)?;
     let list = moves::legal_moves(&pos, rules);
     if a.json {
         write_json(out, &MoveList::new(&pos, &list))?;

@@ -111,9 +111,10 @@ fn write_moves(out: &mut impl Write, answer: &Answer) -> std::io::Result<()> {
 }
 
 pub fn run(a: QueryArgs, out: &mut impl Write) -> Result<(), Failure> {
+    let start = a.position.start(!a.json && !a.best)?;
     let database = Database::open(&a.db.db)?;
     let rules = database.rules();
-    let pos = a.position.resolve(rules, !a.json && !a.best)?;
+    let pos = a.position.play(start, rules)?;
     if a.json || a.best {
         let answer = answer(&database, &pos, a.quiet)?;
         return match (a.best, answer.moves.first()) {

@@ -27,8 +27,9 @@ pub fn board(out: &mut impl Write, pos: &Position) -> std::io::Result<()> {
 }
 
 pub fn run(a: ShowArgs, out: &mut impl Write) -> Result<(), Failure> {
+    let start = a.position.start(true)?;
     let rules = a.variant.rules()?;
-    let pos = a.position.resolve(rules, true)?;
+    let pos = a.position.play(start, rules)?;
     board(out, &pos)?;
     if let Some(end) = moves::ending(&pos, rules) {
         writeln!(out, "{end}")?;
