@@ -88,24 +88,10 @@ pub struct StatsRow {
     pub mover: u8,
     /// Stones of the other side on the board.
     pub opponent: u8,
-    /// Symmetry classes.
-    pub classes: u64,
-    /// Classes won by the side to move.
-    pub wins: u64,
-    /// Classes lost by the side to move.
-    pub losses: u64,
-    /// Drawn classes.
-    pub draws: u64,
-    /// Won positions, every symmetric image counted.
-    pub all_wins: u64,
-    /// Lost positions, every symmetric image counted.
-    pub all_losses: u64,
-    /// Drawn positions, every symmetric image counted.
-    pub all_draws: u64,
-    /// Largest plies of a win.
-    pub max_win_plies: u16,
-    /// Largest plies of a loss.
-    pub max_loss_plies: u16,
+    /// Classes, wins, losses, draws, the same over every symmetric image
+    /// (`all_*`), and the largest plies of a win and of a loss.
+    #[serde(flatten)]
+    pub counts: Counts,
     /// Entries of the index range.
     pub raw_bytes: u64,
     /// Bytes of the file.
@@ -115,19 +101,10 @@ pub struct StatsRow {
 impl StatsRow {
     /// The row of `sub` with `counts`, `entries` index slots and a file of `bytes`.
     pub fn new(sub: Subspace, counts: Counts, entries: u64, bytes: u64) -> StatsRow {
-        let c = counts;
         StatsRow {
             mover: sub.mover,
             opponent: sub.opponent,
-            classes: c.classes,
-            wins: c.wins,
-            losses: c.losses,
-            draws: c.draws,
-            all_wins: c.all_wins,
-            all_losses: c.all_losses,
-            all_draws: c.all_draws,
-            max_win_plies: c.max_win,
-            max_loss_plies: c.max_loss,
+            counts,
             raw_bytes: entries,
             bytes,
         }

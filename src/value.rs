@@ -187,8 +187,9 @@ impl fmt::Display for Value {
     }
 }
 
-/// Value counts of one subspace.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Value counts of one subspace. Serialised with the field names of
+/// `stats --json` (`max_win_plies`, `max_loss_plies` for the largest plies).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
 pub struct Counts {
     /// Canonical classes.
     pub classes: u64,
@@ -205,8 +206,10 @@ pub struct Counts {
     /// See `all_wins`.
     pub all_draws: u64,
     /// Largest plies of a win.
+    #[serde(rename = "max_win_plies")]
     pub max_win: u16,
     /// Largest plies of a loss.
+    #[serde(rename = "max_loss_plies")]
     pub max_loss: u16,
 }
 

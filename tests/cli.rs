@@ -4,10 +4,10 @@ mod brute;
 mod common;
 mod naive;
 
-use brute::{Brute, Minimax, all_sets};
+use brute::{Brute, Minimax, all_sets, movement};
 use common::run;
 use millbase::Rules;
-use millbase::position::{Color, Position};
+use millbase::position::Position;
 use millbase::value::Value;
 use naive::Naive;
 use std::process::Output;
@@ -160,16 +160,7 @@ fn query_json_has_every_field_of_the_rules() {
         .into_iter()
         .flat_map(|m| all_sets(3).into_iter().map(move |o| (m, o)))
         .find(|&(m, o)| m & o == 0 && brute.value(m, o) == Value::Draw)
-        .map(|(m, o)| {
-            Position {
-                mover: m,
-                opponent: o,
-                mover_hand: 0,
-                opponent_hand: 0,
-                side: Color::White,
-            }
-            .to_string()
-        })
+        .map(|(m, o)| movement(m, o).to_string())
         .unwrap();
     let mut saw = (false, false);
     for pos in [

@@ -51,6 +51,18 @@ fn snapshot(dir: &Path) -> Vec<(String, usize, u64)> {
     out
 }
 
+/// Runs millbase with `args`, its stdout a pipe whose reader is gone from the start.
+fn with_closed_stdout(args: &[&str]) -> std::process::Output {
+    let mut child = exe()
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    child.wait_with_output().unwrap()
+}
+
 fn no_panic(o: &std::process::Output) {
     let e = stderr(o);
     assert!(
@@ -216,14 +228,7 @@ fn closed_output_stops_quietly_and_full_output_is_an_error() {
     let d = tempfile::tempdir().unwrap();
     let p = d.path().to_str().unwrap();
     // the reader of the pipe is gone before the first line
-    let mut child = exe()
-        .args(["generate", "--db", p, "--max-stones", "4", "--quiet"])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    drop(child.stdout.take());
-    let o = child.wait_with_output().unwrap();
+    let o = with_closed_stdout(&["generate", "--db", p, "--max-stones", "4", "--quiet"]);
     no_panic(&o);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     // the pair in progress was finished and kept
@@ -249,14 +254,7 @@ fn closed_output_stops_quietly_and_full_output_is_an_error() {
     }
     // a closed pipe: quiet, status 0
     for args in [vec!["verify", "--db", p, "--json"], vec!["subspaces"]] {
-        let mut child = exe()
-            .args(&args)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        drop(child.stdout.take());
-        let o = child.wait_with_output().unwrap();
+        let o = with_closed_stdout(&args);
         no_panic(&o);
         assert_eq!(o.status.code(), Some(0), "{args:?}: {}", stderr(&o));
     }

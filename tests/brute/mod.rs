@@ -26,8 +26,9 @@ fn binom_table() -> [[u64; 25]; 25] {
     t
 }
 
-/// The movement-phase position with mover stones `m` and opponent stones `o`.
-fn movement(m: u32, o: u32) -> Position {
+/// The movement-phase position with mover stones `m` and opponent stones `o`
+/// (White to move).
+pub fn movement(m: u32, o: u32) -> Position {
     Position {
         mover: m,
         opponent: o,
