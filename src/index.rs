@@ -176,6 +176,35 @@ impl Subspace {
         v
     }
 
+    /// The placement-phase sectors: every stone count that a position string
+    /// admits with stones in hand. The side to move has at least one stone in
+    /// hand; the other side has as many (White to move) or one fewer (Black to
+    /// move: White placed first); each side has at most [`STONES_PER_SIDE`]
+    /// minus its hand on the board and at least [`MIN_STONES`] on board plus in
+    /// hand. Ordered by the stones left to place, fewest first (placements lead
+    /// only to sectors earlier in the list, or to the movement phase).
+    pub fn all_placement() -> Vec<Subspace> {
+        let mut v = vec![];
+        for mover_hand in 1..=STONES_PER_SIDE {
+            for opponent_hand in [mover_hand - 1, mover_hand] {
+                for mover in 0..=STONES_PER_SIDE - mover_hand {
+                    for opponent in 0..=STONES_PER_SIDE - opponent_hand {
+                        let s = Subspace {
+                            mover,
+                            opponent,
+                            mover_hand,
+                            opponent_hand,
+                        };
+                        if s.is_valid() {
+                            v.push(s);
+                        }
+                    }
+                }
+            }
+        }
+        v
+    }
+
     /// This subspace and its colour swap (once, when they are the same), the
     /// subspaces solved together.
     pub fn with_swap(&self) -> Vec<Subspace> {

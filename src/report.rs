@@ -52,13 +52,17 @@ pub struct Perft {
     pub nodes: u64,
 }
 
-/// `subspaces --json`: one movement subspace's size.
+/// `subspaces --json`: the size of one movement subspace or placement sector.
 #[derive(Clone, Copy, Debug, Serialize)]
 pub struct SubspaceRow {
     /// Stones of the side to move on the board.
     pub mover: u8,
     /// Stones of the other side on the board.
     pub opponent: u8,
+    /// Stones the side to move has in hand (0 in the movement phase).
+    pub mover_hand: u8,
+    /// Stones the other side has in hand.
+    pub opponent_hand: u8,
     /// Symmetry classes (positions up to the 16 symmetries).
     pub classes: u64,
     /// Slots of its index range.
@@ -74,6 +78,8 @@ impl SubspaceRow {
         SubspaceRow {
             mover: sub.mover,
             opponent: sub.opponent,
+            mover_hand: sub.mover_hand,
+            opponent_hand: sub.opponent_hand,
             classes,
             index_size,
             density: (density * 1e6).round() / 1e6,

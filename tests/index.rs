@@ -1,8 +1,11 @@
 //! The indexer: exhaustive round trips on small subspaces, randomized checks with
 //! every symmetry on the large ones, and class counts against Burnside's lemma.
 
+mod common;
+
 use millbase::geometry::{ALL, Bits, POINTS, SYMMETRIES, transform};
 use millbase::index::{Indexer, Subspace};
+use millbase::position::Position;
 use rayon::prelude::*;
 
 /// Checks every index of `sub`: canonical slots round-trip and every symmetric
@@ -187,5 +190,65 @@ fn class_counts_match_burnside_for_all_49_subspaces() {
             burnside_classes(sub.mover as usize, sub.opponent as usize),
             "{sub}"
         );
+    }
+}
+
+#[test]
+fn placement_sectors_are_those_the_position_string_admits() {
+    // every stone count written as a position string, kept where it parses and
+    // has stones in hand
+    let mut admitted = std::collections::HashSet::new();
+    for side in ["w", "b"] {
+        for (wh, bh) in (0..=9).flat_map(|w| (0..=9).map(move |b| (w, b))) {
+            for (wb, bb) in (0..=9).flat_map(|w| (0..=9).map(move |b| (w, b))) {
+                let board: String = (0..24)
+                    .map(|p| match p {
+                        p if p < wb => 'W',
+                        p if p < wb + bb => 'B',
+                        _ => '.',
+                    })
+                    .collect();
+                if let Ok(pos) = format!("{board} {side} {wh} {bh}").parse::<Position>()
+                    && !pos.is_movement_phase()
+                {
+                    admitted.insert(Subspace::of(&pos));
+                }
+            }
+        }
+    }
+    let listed = Subspace::all_placement();
+    let set: std::collections::HashSet<Subspace> = listed.iter().copied().collect();
+    assert_eq!(set.len(), listed.len(), "no sector twice");
+    assert_eq!(set, admitted);
+}
+
+#[test]
+fn placement_sector_class_counts_match_burnside() {
+    let o = common::run(&["subspaces", "--json"]);
+    assert!(o.status.success());
+    let rows: Vec<serde_json::Value> = String::from_utf8(o.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let placement: Vec<&serde_json::Value> = rows
+        .iter()
+        .filter(|r| r["mover_hand"].as_u64().unwrap() > 0)
+        .collect();
+    assert_eq!(placement.len(), Subspace::all_placement().len());
+    for r in placement {
+        let n = |k: &str| r[k].as_u64().unwrap() as usize;
+        let sub = Subspace {
+            mover: n("mover") as u8,
+            opponent: n("opponent") as u8,
+            mover_hand: n("mover_hand") as u8,
+            opponent_hand: n("opponent_hand") as u8,
+        };
+        assert_eq!(
+            n("classes") as u64,
+            burnside_classes(n("mover"), n("opponent")),
+            "{sub}"
+        );
+        assert_eq!(n("index_size") as u64, Indexer::index_size_of(sub), "{sub}");
     }
 }

@@ -72,7 +72,8 @@ enum Command {
     /// One file at a time, each replaced atomically: an interrupted upgrade can be
     /// run again. Files already in the current format are left alone.
     Upgrade(upgrade::UpgradeArgs),
-    /// List the 49 movement subspaces with their classes, index size and density.
+    /// List the 49 movement subspaces and the 497 placement sectors (stones in
+    /// hand) with their classes, index size and density.
     Subspaces(subspaces::SubspacesArgs),
     /// Count the positions DEPTH plies deep (a move with its removal is one ply).
     Perft(perft::PerftArgs),

@@ -5,50 +5,82 @@ use clap::Args;
 use millbase::index::{Indexer, Subspace};
 use millbase::report::SubspaceRow;
 use rayon::prelude::*;
+use std::collections::HashMap;
 use std::io::Write;
 
 #[derive(Args)]
 pub struct SubspacesArgs {
-    /// One JSON object per line: {"mover", "opponent", "classes", "index_size", "density"}.
+    /// One JSON object per line: {"mover", "opponent", "mover_hand",
+    /// "opponent_hand", "classes", "index_size", "density"}.
     #[arg(long)]
     json: bool,
 }
 
+/// The rows of `subs`. Classes and index size depend only on the stones on
+/// the board, so each pair of stone counts is counted once.
+fn rows(ix: &Indexer, subs: Vec<Subspace>) -> Vec<SubspaceRow> {
+    let mut boards: Vec<Subspace> = subs
+        .iter()
+        .map(|s| Subspace::movement(s.mover, s.opponent))
+        .collect();
+    boards.sort_by_key(|s| (s.mover, s.opponent));
+    boards.dedup();
+    let sizes: HashMap<Subspace, (u64, u64)> = boards
+        .into_par_iter()
+        .map(|s| (s, (ix.classes(s), ix.index_size(s))))
+        .collect();
+    subs.into_iter()
+        .map(|s| {
+            let (classes, size) = sizes[&Subspace::movement(s.mover, s.opponent)];
+            SubspaceRow::new(s, classes, size)
+        })
+        .collect()
+}
+
+/// The text table of `rows` under `title`, with a total line.
+fn table(out: &mut impl Write, title: &str, rows: &[SubspaceRow]) -> std::io::Result<()> {
+    writeln!(out, "{title}")?;
+    writeln!(
+        out,
+        "{:>8} {:>7} {:>14} {:>14} {:>8}",
+        "stones", "in hand", "classes", "index size", "density"
+    )?;
+    for r in rows {
+        let name = format!("{}-{}", r.mover, r.opponent);
+        let hands = format!("{}-{}", r.mover_hand, r.opponent_hand);
+        let density = r.classes as f64 / r.index_size as f64;
+        writeln!(
+            out,
+            "{name:>8} {hands:>7} {:>14} {:>14} {density:>8.4}",
+            r.classes, r.index_size
+        )?;
+    }
+    let classes: u64 = rows.iter().map(|r| r.classes).sum();
+    let size: u64 = rows.iter().map(|r| r.index_size).sum();
+    let density = classes as f64 / size as f64;
+    writeln!(
+        out,
+        "{:>8} {:>7} {classes:>14} {size:>14} {density:>8.4}",
+        "total", ""
+    )
+}
+
 pub fn run(a: SubspacesArgs, out: &mut impl Write) -> Result<(), Failure> {
     let ix = Indexer::new();
-    let rows: Vec<SubspaceRow> = Subspace::all_movement()
-        .into_par_iter()
-        .map(|s| SubspaceRow::new(s, ix.classes(s), ix.index_size(s)))
-        .collect();
-    if !a.json {
-        writeln!(
-            out,
-            "{:>8} {:>14} {:>14} {:>8}",
-            "subspace", "classes", "index size", "density"
-        )?;
-    }
-    for r in &rows {
-        if a.json {
+    let movement = rows(&ix, Subspace::all_movement());
+    let placement = rows(&ix, Subspace::all_placement());
+    if a.json {
+        for r in movement.iter().chain(&placement) {
             write_json(out, r)?;
-        } else {
-            let name = format!("{}-{}", r.mover, r.opponent);
-            let density = r.classes as f64 / r.index_size as f64;
-            writeln!(
-                out,
-                "{name:>8} {:>14} {:>14} {density:>8.4}",
-                r.classes, r.index_size
-            )?;
         }
+        return Ok(());
     }
-    if !a.json {
-        let classes: u64 = rows.iter().map(|r| r.classes).sum();
-        let size: u64 = rows.iter().map(|r| r.index_size).sum();
-        let density = classes as f64 / size as f64;
-        writeln!(
-            out,
-            "{:>8} {classes:>14} {size:>14} {density:>8.4}",
-            "total"
-        )?;
-    }
+    table(out, "Movement phase (no stones in hand):", &movement)?;
+    writeln!(out)?;
+    table(
+        out,
+        "Placement phase (stones in hand; positions with the side to move first):",
+        &placement,
+    )?;
     Ok(())
 }
