@@ -144,7 +144,8 @@ pub fn generate(
     for rep in plan(limits) {
         let members = rep.with_swap();
         let needed: Vec<Subspace> = members.iter().filter_map(|s| s.after_removal()).collect();
-        let existing: Option<Vec<Table>> = members
+        // every member is looked at, so that each damaged file is reported
+        let opened: Vec<Option<Table>> = members
             .iter()
             .map(|&s| match open_checked(&db, s) {
                 Ok(t) => Some(t),
@@ -155,7 +156,7 @@ pub fn generate(
                 }
             })
             .collect();
-        if let Some(tables) = existing {
+        if let Some(tables) = opened.into_iter().collect::<Option<Vec<Table>>>() {
             for t in tables {
                 let r = Report {
                     subspace: t.header.subspace,
