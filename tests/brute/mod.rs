@@ -145,61 +145,91 @@ impl Brute {
         }
         for &(w, b) in group {
             let movers = all_sets(w);
-            let found: Vec<Vec<(usize, (u32, u32))>> = all_sets(b)
-                .par_iter()
-                .map(|&o| {
-                    let mut ev = vec![];
-                    for &m in movers.iter().filter(|&&m| m & o == 0) {
-                        let pos = movement(m, o);
-                        let list = Naive::successors(&pos, self.rules.flying);
-                        if list.is_empty() {
-                            ev.push((0, (m, o)));
-                        }
-                        for (_, child) in list.into_iter().filter(|c| c.0) {
-                            // earlier groups are final: unknown there is a draw, which decides nothing
-                            if let Some(p) = self.known(&child, i16::MAX) {
-                                ev.push((p as usize + 1, (m, o)));
+            // by chunks of opponent sets, so that events are filed as found
+            for opps in all_sets(b).chunks(4096) {
+                let found: Vec<Vec<(u16, (u32, u32))>> = opps
+                    .par_iter()
+                    .map(|&o| {
+                        let mut ev = vec![];
+                        for &m in movers.iter().filter(|&&m| m & o == 0) {
+                            let pos = movement(m, o);
+                            let list = Naive::successors(&pos, self.rules.flying);
+                            if list.is_empty() {
+                                ev.push((0, (m, o)));
                             }
+                            // earlier groups are final: unknown there is a draw, which decides nothing
+                            let mut levels: Vec<u16> = list
+                                .into_iter()
+                                .filter(|c| c.0)
+                                .filter_map(|(_, child)| self.known(&child, i16::MAX))
+                                .map(|p| p as u16 + 1)
+                                .collect();
+                            levels.sort_unstable();
+                            levels.dedup();
+                            ev.extend(levels.into_iter().map(|l| (l, (m, o))));
                         }
-                    }
-                    ev
-                })
-                .collect();
-            for (level, p) in found.into_iter().flatten() {
-                push_event(&mut events, level, p);
+                        ev
+                    })
+                    .collect();
+                for (level, p) in found.into_iter().flatten() {
+                    push_event(&mut events, level as usize, p);
+                }
             }
         }
+        // Positions decided at a level never decide others at the same level
+        // (`decided_at` reads only values below it), so the candidates of a
+        // level can be judged in chunks: memory stays bounded on large groups.
+        const CHUNK: usize = 1 << 20;
         let mut frontier: Vec<(u32, u32)> = vec![];
         let mut level: usize = 0;
         while level < events.len() || !frontier.is_empty() {
-            let mut cands: Vec<(u32, u32)> = events.get(level).cloned().unwrap_or_default();
-            for &(cm, co) in &frontier {
-                let empty = 0xFF_FFFF & !(cm | co);
-                for y in (0..24).filter(|y| co & (1 << y) != 0) {
-                    for x in (0..24).filter(|x| empty & (1 << x) != 0) {
-                        cands.push((co & !(1 << y) | (1 << x), cm));
+            let lv = level as i16;
+            let from_events = events
+                .get_mut(level)
+                .map(std::mem::take)
+                .unwrap_or_default();
+            let mut decided = self.judge(group, from_events, lv);
+            for chunk in frontier.chunks(CHUNK) {
+                let mut cands = vec![];
+                for &(cm, co) in chunk {
+                    let empty = 0xFF_FFFF & !(cm | co);
+                    for y in (0..24).filter(|y| co & (1 << y) != 0) {
+                        for x in (0..24).filter(|x| empty & (1 << x) != 0) {
+                            cands.push((co & !(1 << y) | (1 << x), cm));
+                        }
                     }
                 }
-            }
-            cands.sort_unstable();
-            cands.dedup();
-            let lv = level as i16;
-            let decided: Vec<(u32, u32)> = cands
-                .into_par_iter()
-                .filter(|&(m, o)| {
-                    let (w, b) = (m.count_ones(), o.count_ones());
-                    group.contains(&(w, b))
-                        && self.tables[w as usize][b as usize][self.slot(m, o)] == UNKNOWN
-                        && self.decided_at(m, o, lv)
-                })
-                .collect();
-            for &(m, o) in &decided {
-                let slot = self.slot(m, o);
-                self.tables[m.count_ones() as usize][o.count_ones() as usize][slot] = lv;
+                decided.extend(self.judge(group, cands, lv));
             }
             frontier = decided;
             level += 1;
         }
+    }
+
+    /// Of the candidates `cands`, those of `group` still unknown and decided at
+    /// `level` by their children: recorded in the tables and returned.
+    fn judge(
+        &mut self,
+        group: &[(u32, u32)],
+        mut cands: Vec<(u32, u32)>,
+        level: i16,
+    ) -> Vec<(u32, u32)> {
+        cands.sort_unstable();
+        cands.dedup();
+        let decided: Vec<(u32, u32)> = cands
+            .into_par_iter()
+            .filter(|&(m, o)| {
+                let (w, b) = (m.count_ones(), o.count_ones());
+                group.contains(&(w, b))
+                    && self.tables[w as usize][b as usize][self.slot(m, o)] == UNKNOWN
+                    && self.decided_at(m, o, level)
+            })
+            .collect();
+        for &(m, o) in &decided {
+            let slot = self.slot(m, o);
+            self.tables[m.count_ones() as usize][o.count_ones() as usize][slot] = level;
+        }
+        decided
     }
 
     pub fn value(&self, mover: u32, opp: u32) -> Value {
