@@ -9,9 +9,10 @@
 //! cargo run --release --example brute_check -- D 9
 //! ```
 //!
-//! Memory: the oracle keeps two bytes for every pair of stone sets, about 3 GB
-//! for `--max-total 9`. Prints one line per subspace and exits with status 1 on
-//! any mismatch.
+//! Memory: the oracle keeps two bytes for every pair of stone sets; for
+//! `--max-total 9` the process peaks at about 4.4 GB (17 minutes on 2 cores per
+//! variant, docs/RESULTS.md). Prints one line per subspace and exits with
+//! status 1 on any mismatch.
 
 #[path = "../tests/brute/mod.rs"]
 mod brute;

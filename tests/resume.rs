@@ -13,7 +13,6 @@ use millbase::storage::{Encoding, write_table};
 use millbase::value::{Cell, Value};
 use std::collections::BTreeMap;
 use std::path::Path;
-use std::process::{Command, Stdio};
 
 fn generate(dir: &Path, args: &[&str]) {
     let mut all = vec!["generate", "--db", dir.to_str().unwrap(), "--quiet"];
@@ -117,19 +116,14 @@ fn a_run_killed_in_the_middle_of_a_pair_resumes_to_the_same_bytes() {
     let reference = files(clean.path());
 
     let d = tempfile::tempdir().unwrap();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_millbase"))
-        .args([
-            "generate",
-            "--db",
-            d.path().to_str().unwrap(),
-            "--max-stones",
-            "5",
-            "--quiet",
-        ])
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
+    let mut child = common::spawn_silent(&[
+        "generate",
+        "--db",
+        d.path().to_str().unwrap(),
+        "--max-stones",
+        "5",
+        "--quiet",
+    ]);
     // kill it as soon as 4-4 is written: it is then inside the 5-3/3-5 pair
     let marker = d.path().join(file_name(Subspace::movement(4, 4)));
     for _ in 0..6000 {

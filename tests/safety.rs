@@ -184,19 +184,14 @@ fn one_writer_at_a_time_and_readers_need_no_lock() {
 fn a_killed_writer_leaves_no_stale_lock() {
     let d = tempfile::tempdir().unwrap();
     let p = d.path();
-    let mut child = exe()
-        .args([
-            "generate",
-            "--db",
-            p.to_str().unwrap(),
-            "--max-stones",
-            "5",
-            "--quiet",
-        ])
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
+    let mut child = common::spawn_silent(&[
+        "generate",
+        "--db",
+        p.to_str().unwrap(),
+        "--max-stones",
+        "5",
+        "--quiet",
+    ]);
     // wait until it holds the lock, then kill it
     for _ in 0..200 {
         if std::fs::read_to_string(p.join(LOCK)).is_ok_and(|t| !t.is_empty()) {

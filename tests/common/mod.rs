@@ -9,3 +9,14 @@ pub fn run<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> Output {
         .output()
         .expect("run millbase")
 }
+
+/// Starts `millbase` with `args` in the background, its output discarded.
+#[allow(dead_code)]
+pub fn spawn_silent(args: &[&str]) -> std::process::Child {
+    Command::new(env!("CARGO_BIN_EXE_millbase"))
+        .args(args)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("start millbase")
+}
