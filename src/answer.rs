@@ -96,13 +96,25 @@ impl OpeningSearch<'_> {
 /// after the move; `plies` is `null` for a draw.
 impl Serialize for EvaluatedMove {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let mut st = s.serialize_struct("EvaluatedMove", 4)?;
-        st.serialize_field("move", &self.mv.to_string())?;
-        st.serialize_field("position", &self.position.to_string())?;
-        st.serialize_field("value", self.value.name())?;
-        st.serialize_field("plies", &self.value.plies())?;
-        st.end()
+        serialize_move(s, "EvaluatedMove", self.mv, &self.position, self.value)
     }
+}
+
+/// `{"move", "position", "value", "plies"}` of a move, the position after it
+/// and a value.
+fn serialize_move<S: Serializer>(
+    s: S,
+    name: &'static str,
+    mv: Move,
+    position: &Position,
+    value: Value,
+) -> Result<S::Ok, S::Error> {
+    let mut st = s.serialize_struct(name, 4)?;
+    st.serialize_field("move", &mv.to_string())?;
+    st.serialize_field("position", &position.to_string())?;
+    st.serialize_field("value", value.name())?;
+    st.serialize_field("plies", &value.plies())?;
+    st.end()
 }
 
 /// `{"position", "value", "plies", "moves": [...]}` as in `docs/RULES.md`.
@@ -189,12 +201,7 @@ impl Database {
 /// before the move.
 impl Serialize for LineStep {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let mut st = s.serialize_struct("LineStep", 4)?;
-        st.serialize_field("move", &self.mv.to_string())?;
-        st.serialize_field("position", &self.position.to_string())?;
-        st.serialize_field("value", self.value.name())?;
-        st.serialize_field("plies", &self.value.plies())?;
-        st.end()
+        serialize_move(s, "LineStep", self.mv, &self.position, self.value)
     }
 }
 
