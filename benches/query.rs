@@ -25,6 +25,7 @@ fn bench_db() -> PathBuf {
         Limits {
             max_stones: 6,
             max_total: 9,
+            placement: false,
         },
         &Indexer::new(),
         &Silent,

@@ -46,6 +46,7 @@ fn main() -> ExitCode {
     let limits = Limits {
         max_stones: 9,
         max_total,
+        placement: false,
     };
     let ix = Indexer::new();
     let mut brute = Brute::new(db.rules());

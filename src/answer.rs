@@ -25,6 +25,26 @@ pub struct EvaluatedMove {
     pub value: Value,
 }
 
+/// Where an answer's values come from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Source {
+    /// The stored tables.
+    Table,
+    /// A search of the placement phase over the movement tables
+    /// ([`OpeningSearch`]), for a database without the placement sectors.
+    Search,
+}
+
+impl Source {
+    /// `"table"` or `"search"`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Source::Table => "table",
+            Source::Search => "search",
+        }
+    }
+}
+
 /// A position's value and its moves, best first.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Answer {
@@ -34,6 +54,8 @@ pub struct Answer {
     pub value: Value,
     /// Every legal move: fastest win first, then draws, then slowest loss.
     pub moves: Vec<EvaluatedMove>,
+    /// Where the values come from.
+    pub source: Source,
 }
 
 /// Every legal move of `pos` with the value `eval` gives the position after it,
@@ -59,21 +81,32 @@ pub fn evaluate_moves(
 }
 
 impl Database {
-    /// Every legal move of a movement-phase `pos` with the value it leads to, best first.
+    /// Every legal move of `pos` with the value it leads to, best first, from
+    /// the tables ([`QueryError::PlacementPhase`] where a placement sector is
+    /// missing).
     pub fn moves(&self, pos: &Position) -> Result<Vec<EvaluatedMove>, QueryError> {
         evaluate_moves(pos, self.rules(), |after| self.probe(after))
     }
 
-    /// The value of `pos` and of all its moves. Placement-phase positions are
-    /// solved by search ([`OpeningSearch`]) with exact plies.
+    /// The value of `pos` and of all its moves, from the tables. A placement
+    /// position whose sectors the database lacks is solved by search
+    /// ([`OpeningSearch`], exact plies) instead, and the answer says so.
     pub fn answer(&self, pos: &Position) -> Result<Answer, QueryError> {
-        if !pos.is_movement_phase() {
-            return OpeningSearch::new(self, Precision::ExactPlies).answer(pos);
+        match self.answer_from_tables(pos) {
+            Err(QueryError::PlacementPhase(_)) => {
+                OpeningSearch::new(self, Precision::ExactPlies).answer(pos)
+            }
+            a => a,
         }
+    }
+
+    /// The value of `pos` and of all its moves, from the tables only.
+    pub fn answer_from_tables(&self, pos: &Position) -> Result<Answer, QueryError> {
         Ok(Answer {
             position: *pos,
             value: self.probe(pos)?,
             moves: self.moves(pos)?,
+            source: Source::Table,
         })
     }
 }
@@ -88,6 +121,7 @@ impl OpeningSearch<'_> {
             position: *pos,
             value,
             moves: list,
+            source: Source::Search,
         })
     }
 }
@@ -117,13 +151,15 @@ fn serialize_move<S: Serializer>(
     st.end()
 }
 
-/// `{"position", "value", "plies", "moves": [...]}` as in `docs/RULES.md`.
+/// `{"position", "value", "plies", "source", "moves": [...]}` as in
+/// `docs/RULES.md`, with `"source"` `"table"` or `"search"`.
 impl Serialize for Answer {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let mut st = s.serialize_struct("Answer", 4)?;
+        let mut st = s.serialize_struct("Answer", 5)?;
         st.serialize_field("position", &self.position.to_string())?;
         st.serialize_field("value", self.value.name())?;
         st.serialize_field("plies", &self.value.plies())?;
+        st.serialize_field("source", self.source.name())?;
         st.serialize_field("moves", &self.moves)?;
         st.end()
     }
@@ -158,12 +194,9 @@ impl Database {
     /// moves long where the position is a draw (a win or loss runs to the end).
     pub fn line(&self, pos: &Position, max_draw_plies: usize) -> Result<Line, QueryError> {
         let mut search = OpeningSearch::new(self, Precision::ExactPlies);
-        let mut answer = |p: &Position| {
-            if p.is_movement_phase() {
-                self.answer(p)
-            } else {
-                search.answer(p)
-            }
+        let mut answer = |p: &Position| match self.answer_from_tables(p) {
+            Err(QueryError::PlacementPhase(_)) => search.answer(p),
+            a => a,
         };
         let first = answer(pos)?;
         let mut steps: Vec<LineStep> = vec![];

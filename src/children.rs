@@ -6,7 +6,7 @@ use crate::index::{Index, Indexer, Subspace};
 use crate::moves::{self, Move};
 use crate::position::Position;
 use crate::rules::Rules;
-use crate::solver::{Known, SolveError, movement_position};
+use crate::solver::{Known, SolveError};
 use crate::value::{Cell, Value};
 use rayon::prelude::*;
 
@@ -61,7 +61,7 @@ pub fn derive_plies(
                 }
                 let i = (orbit * block + j) as Index;
                 let (m, o, _) = ix.slot(sub, i);
-                let v = value_from_known(ix, rules, known, &movement_position(m, o), buf)?;
+                let v = value_from_known(ix, rules, known, &sub.position(m, o), buf)?;
                 if !c.agrees_with(v) {
                     return Err(SolveError::Inconsistent(sub, i));
                 }

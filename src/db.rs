@@ -10,7 +10,7 @@
 
 use crate::children::derive_plies;
 use crate::index::{Indexer, Subspace};
-use crate::plan::{Limits, all_subspaces};
+use crate::plan::{Limits, all_sectors};
 use crate::rules::Rules;
 use crate::solver::{Known, SolveError};
 use crate::storage::{self, Encoding, FORMAT_VERSION, StorageError, Table, corrupt, io_err};
@@ -53,9 +53,11 @@ pub fn file_name(sub: Subspace) -> String {
 /// position without stored plies (`m < o` stones) leads to `o-m` or, removing,
 /// to `(o-1)-m` with `o - 1 >= m`: a subspace with stored plies, so one ply of
 /// search always recovers the plies. This halves the plies stored; the
-/// win/draw/loss stream is kept everywhere.
+/// win/draw/loss stream is kept everywhere. Placement sectors store plies
+/// everywhere (a placement that closes a mill can lead from `m < o` to
+/// `m < o` again).
 pub fn encoding_for(sub: Subspace) -> Encoding {
-    if sub.mover >= sub.opponent {
+    if sub.mover >= sub.opponent || !sub.is_movement() {
         Encoding::WdlPlies
     } else {
         Encoding::WdlOnly
@@ -328,7 +330,7 @@ impl DbDir {
 
     /// The movement subspaces whose files are in the directory, in solving order.
     pub fn present(&self) -> Vec<Subspace> {
-        all_subspaces(Limits::default())
+        all_sectors(Limits::default())
             .into_iter()
             .filter(|&s| self.table_path(s).exists())
             .collect()

@@ -1,9 +1,10 @@
-//! Generation of the movement database: solving subspace pairs in dependency
-//! order, resuming what a directory already holds.
+//! Generation of a database: the movement subspace pairs in dependency order,
+//! then the placement sectors, resuming what a directory already holds.
 
 use crate::db::{DbDir, DbError, encoding_for};
 use crate::index::{Indexer, Subspace};
-use crate::plan::{Limits, all_subspaces, plan};
+use crate::placement;
+use crate::plan::{Limits, all_sectors, all_subspaces, placement_plan, plan};
 use crate::rules::Rules;
 use crate::solver::{self, Known, Progress};
 use crate::storage::{self, Encoding, StorageError, Table};
@@ -121,8 +122,8 @@ impl Observer for Silent {
     fn finished(&self, _: &Report) {}
 }
 
-/// Builds every subspace within `limits` into `dir`, skipping those already there
-/// and valid. Each finished subspace is written atomically.
+/// Builds every subspace and sector within `limits` into `dir`, skipping those
+/// already there and valid. Each finished subspace is written atomically.
 pub fn generate(
     dir: &Path,
     rules: Rules,
@@ -199,6 +200,52 @@ pub fn generate(
         }
         db.remove_work_files(&needed);
         if !observer.keep_going() {
+            return Ok(reports);
+        }
+    }
+    for sector in placement_plan(limits) {
+        match open_checked(&db, sector) {
+            Ok(t) => {
+                let r = Report {
+                    subspace: sector,
+                    skipped: true,
+                    counts: t.header.counts,
+                    seconds: 0.0,
+                    peak_bytes: 0,
+                    file_bytes: t.file_len(),
+                };
+                observer.finished(&r);
+                reports.push(r);
+                continue;
+            }
+            Err(StorageError::Missing { .. }) => {}
+            Err(e) => observer.rebuilding(sector, &e.to_string()),
+        }
+        let needed = sector.successors();
+        known.retain(&needed);
+        reset_peak_memory();
+        let start = Instant::now();
+        db.load_known(ix, &needed, &mut known)
+            .map_err(|e| DbError::Needs {
+                subspace: sector,
+                source: Box::new(e),
+            })?;
+        observer.start_pair(sector, ix.index_size(sector));
+        let s = placement::solve_sector(ix, rules, sector, &known, observer)?;
+        let seconds = start.elapsed().as_secs_f64();
+        let peak_bytes = peak_memory();
+        let file_bytes = db.write_table(sector, &s.cells, s.counts)?;
+        let r = Report {
+            subspace: sector,
+            skipped: false,
+            counts: s.counts,
+            seconds,
+            peak_bytes,
+            file_bytes,
+        };
+        observer.finished(&r);
+        reports.push(r);
+        if !observer.keep_going() {
             break;
         }
     }
@@ -217,7 +264,7 @@ fn open_checked(db: &DbDir, sub: Subspace) -> Result<Table, StorageError> {
 /// of another subspace, and files it cannot read. Damaged files (checksums,
 /// sizes) are this database's and are built again.
 fn refuse_foreign_files(db: &DbDir, limits: Limits) -> Result<(), StorageError> {
-    let foreign: Vec<String> = all_subspaces(limits)
+    let foreign: Vec<String> = all_sectors(limits)
         .into_iter()
         .filter_map(|s| match Table::open(&db.table_path(s), db.rules(), s) {
             Err(e @ StorageError::WrongVariant { .. })

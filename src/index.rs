@@ -14,7 +14,7 @@
 //! images: such slots are "not canonical" and decode to `None`.
 
 use crate::geometry::{ALL, Bits, INVERSE, POINTS, SYMMETRY_COUNT, points, transform};
-use crate::position::Position;
+use crate::position::{Color, Position};
 use crate::rules::{MIN_STONES, STONES_PER_SIDE};
 use std::fmt;
 use std::sync::OnceLock;
@@ -161,6 +161,25 @@ impl Subspace {
             opponent: pos.opponent.count_ones() as u8,
             mover_hand: pos.mover_hand,
             opponent_hand: pos.opponent_hand,
+        }
+    }
+
+    /// The position of this subspace with `mover` and `opponent` on the board:
+    /// its stones in hand, and Black to move exactly when Black (the mover) has
+    /// one stone more in hand than White (White places first). A movement
+    /// position is given White to move; values do not depend on the colour.
+    pub fn position(&self, mover: Bits, opponent: Bits) -> Position {
+        let side = if self.mover_hand > self.opponent_hand {
+            Color::Black
+        } else {
+            Color::White
+        };
+        Position {
+            mover,
+            opponent,
+            mover_hand: self.mover_hand,
+            opponent_hand: self.opponent_hand,
+            side,
         }
     }
 

@@ -28,7 +28,7 @@
 //! // build a tiny database (the 3-against-3 endgame; `millbase generate` builds
 //! // the whole game), then open it
 //! let dir = std::env::temp_dir().join(format!("millbase-crate-doc-{}", std::process::id()));
-//! let limits = Limits { max_stones: 3, max_total: 6 };
+//! let limits = Limits { max_stones: 3, max_total: 6, placement: true };
 //! generate(&dir, Rules::default(), limits, &Indexer::new(), &Silent).unwrap();
 //! let db = Database::open(&dir).unwrap();
 //!
@@ -58,6 +58,7 @@ pub mod geometry;
 pub mod index;
 pub mod moves;
 pub mod opening;
+pub mod placement;
 pub mod plan;
 pub mod position;
 pub mod query;

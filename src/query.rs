@@ -11,7 +11,7 @@
 //!
 //! // A tiny database: the 3-against-3 endgame.
 //! let dir = std::env::temp_dir().join(format!("millbase-doc-{}", std::process::id()));
-//! let limits = Limits { max_stones: 3, max_total: 6 };
+//! let limits = Limits { max_stones: 3, max_total: 6, placement: true };
 //! generate(&dir, Rules::default(), limits, &Indexer::new(), &Silent).unwrap();
 //!
 //! let db = Database::open(&dir).unwrap();
@@ -41,7 +41,8 @@ use std::sync::{Arc, Mutex};
 pub enum QueryError {
     /// A database file or directory fault.
     Storage(StorageError),
-    /// The position is in the placement phase, which this database does not hold.
+    /// The position is in the placement phase and the database lacks its
+    /// sector (built with `--movement-only`, or by an older millbase).
     PlacementPhase(Position),
 }
 
@@ -51,7 +52,10 @@ impl fmt::Display for QueryError {
             QueryError::Storage(e) => e.fmt(f),
             QueryError::PlacementPhase(p) => write!(
                 f,
-                "{p}: a placement-phase position (stones in hand) has no table entry; it is solved by search (Database::answer, OpeningSearch)"
+                "{p}: the database lacks the placement sector {} of this position (stones in hand); \
+                 build it with `millbase generate --db DIR`, or solve the position by search \
+                 (Database::answer, OpeningSearch)",
+                Subspace::of(p)
             ),
         }
     }
@@ -120,6 +124,11 @@ impl Database {
         self
     }
 
+    /// The database directory.
+    pub fn path(&self) -> &Path {
+        self.dir.path()
+    }
+
     /// The rule variant of the database.
     pub fn rules(&self) -> Rules {
         self.dir.rules()
@@ -157,8 +166,10 @@ impl Database {
         Ok(codes)
     }
 
-    /// The value of a movement-phase `pos` for its side to move. A side with
-    /// fewer than 3 stones has lost (0 plies). Where the file stores no plies
+    /// The value of `pos` for its side to move, from the table of its subspace
+    /// or placement sector. A side with fewer than 3 stones has lost (0 plies).
+    /// A placement position whose sector the database lacks is
+    /// [`QueryError::PlacementPhase`] ([`Database::answer`] then searches). Where the file stores no plies
     /// (see [`crate::db::encoding_for`]), a win or loss gets its
     /// plies from a one-ply search over its children, whose files store them.
     pub fn probe(&self, pos: &Position) -> Result<Value, QueryError> {
@@ -187,7 +198,7 @@ impl Database {
         }
     }
 
-    /// Win, draw or loss of a movement-phase `pos`, without searching: plies
+    /// Win, draw or loss of `pos`, without searching: plies
     /// are 0 where the file stores none (as in [`crate::wdl::WdlMap`]).
     pub(crate) fn probe_outcome(&self, pos: &Position) -> Result<Value, QueryError> {
         let Some((cell, table, i)) = self.stored(pos)? else {
@@ -200,17 +211,19 @@ impl Database {
         }
     }
 
-    /// The stored cell of a movement-phase `pos`, with its table and index;
-    /// `None` when the side to move has fewer than 3 stones (lost, 0 plies).
+    /// The stored cell of `pos`, with its table and index; `None` when the
+    /// side to move has fewer than 3 stones (lost, 0 plies).
     fn stored(&self, pos: &Position) -> Result<Option<(Cell, Arc<Table>, Index)>, QueryError> {
         if pos.mover_below_minimum() {
             return Ok(None);
         }
-        if !pos.is_movement_phase() {
-            return Err(QueryError::PlacementPhase(*pos));
-        }
         let sub = Subspace::of(pos);
-        let table = self.table(sub)?;
+        let table = match self.table(sub) {
+            Err(QueryError::Storage(StorageError::Missing { .. })) if !pos.is_movement_phase() => {
+                return Err(QueryError::PlacementPhase(*pos));
+            }
+            t => t?,
+        };
         let i = self.ix.rank(pos.mover, pos.opponent);
         let be = table.header.block_entries as u64;
         let cell = self.block(sub, &table, i / be)?[(i % be) as usize];

@@ -4,7 +4,7 @@
 use crate::db::{DbDir, DbError, file_name};
 use crate::index::{Index, Indexer, Subspace};
 use crate::position::Position;
-use crate::solver::{Known, movement_position};
+use crate::solver::Known;
 use crate::storage::io_err;
 use crate::value::Value;
 use rayon::prelude::*;
@@ -69,7 +69,7 @@ pub fn longest(db: &DbDir, ix: &Indexer, sub: Subspace, n: usize) -> Result<Reco
         v.into_iter()
             .filter_map(|(plies, i)| {
                 let (m, o) = ix.unrank(sub, i)?;
-                let position: Position = movement_position(m, o);
+                let position: Position = sub.position(m, o);
                 Some(Record {
                     position: position.to_string(),
                     plies,

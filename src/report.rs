@@ -2,6 +2,7 @@
 //! types, so that every front end (the command line, a server) writes the same
 //! fields. The answer to a query is [`crate::answer::Answer`].
 
+use crate::answer::Source;
 use crate::index::Subspace;
 use crate::moves::{self, Move};
 use crate::position::Position;
@@ -124,6 +125,10 @@ pub struct VerifyRow {
     pub mover: u8,
     /// Stones of the other side on the board.
     pub opponent: u8,
+    /// Stones of the side to move in hand.
+    pub mover_hand: u8,
+    /// Stones of the other side in hand.
+    pub opponent_hand: u8,
     /// Positions checked.
     pub checked: u64,
     /// Entries that disagree with their children.
@@ -139,7 +144,9 @@ pub struct OpeningResult {
     pub value: &'static str,
     /// Plies to the end (`null` for a draw, or when not asked for).
     pub plies: Option<u16>,
-    /// Positions searched.
+    /// `"table"` or `"search"`.
+    pub source: &'static str,
+    /// Positions searched (0 when read from the tables).
     pub nodes: u64,
     /// Wall-clock seconds, to milliseconds.
     pub seconds: f64,
@@ -147,11 +154,19 @@ pub struct OpeningResult {
 
 impl OpeningResult {
     /// The result `value` for `pos`; `plies` only when `exact`.
-    pub fn new(pos: &Position, value: Value, exact: bool, nodes: u64, seconds: f64) -> Self {
+    pub fn new(
+        pos: &Position,
+        value: Value,
+        exact: bool,
+        source: Source,
+        nodes: u64,
+        seconds: f64,
+    ) -> Self {
         OpeningResult {
             position: pos.to_string(),
             value: value.name(),
             plies: if exact { value.plies() } else { None },
+            source: source.name(),
             nodes,
             seconds: (seconds * 1000.0).round() / 1000.0,
         }

@@ -15,7 +15,7 @@
 use crate::geometry::{ALL, Bits, NEIGHBOURS, POINTS, in_mill, points};
 use crate::index::{Index, Indexer, Subspace};
 use crate::moves::{self, Move};
-use crate::position::{Color, Position};
+use crate::position::Position;
 use crate::rules::Rules;
 use crate::value::{Cell, Counts, MAX_PLIES, Value};
 use rayon::prelude::*;
@@ -105,13 +105,7 @@ impl std::error::Error for SolveError {}
 
 /// A movement position with `mover` to move.
 pub fn movement_position(mover: Bits, opponent: Bits) -> Position {
-    Position {
-        mover,
-        opponent,
-        mover_hand: 0,
-        opponent_hand: 0,
-        side: Color::White,
-    }
+    Subspace::movement(0, 0).position(mover, opponent)
 }
 
 /// Progress callbacks of a solve.

@@ -6,7 +6,7 @@ use crate::children::value_from_known;
 use crate::db::{DbDir, DbError};
 use crate::index::{Index, Indexer, Subspace};
 use crate::rules::Rules;
-use crate::solver::{Known, SolveError, movement_position};
+use crate::solver::{Known, SolveError};
 use crate::value::{Cell, Value};
 use rayon::prelude::*;
 use std::sync::Mutex;
@@ -71,7 +71,7 @@ pub fn verify_subspace(
                         return;
                     }
                     seen[(i - base) as usize] = true;
-                    let pos = movement_position(m, o);
+                    let pos = sub.position(m, o);
                     let expected = match value_from_known(ix, rules, known, &pos, buf) {
                         Ok(v) => v,
                         Err(e) => {

@@ -23,6 +23,7 @@ use std::path::Path;
 const SMALL: Limits = Limits {
     max_stones: 4,
     max_total: 7,
+    placement: true,
 };
 
 fn subs() -> [Subspace; 3] {
@@ -179,6 +180,7 @@ fn work_files_keep_plies_until_their_pair_is_solved() {
     let more = Limits {
         max_stones: 4,
         max_total: 8,
+        placement: true,
     };
     build(dir.path(), more);
     assert!(!work.exists());

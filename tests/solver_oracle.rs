@@ -3,13 +3,15 @@
 //! of the naive rules (`tests/naive`) only, one sweep per ply level. Every position
 //! of every subspace with at most 4 stones a side is compared, value and plies, for
 //! both rule variants, and so are the counts over every symmetric image (`all_*`);
-//! the database is then checked by `verify`.
+//! the placement phase of the 4-stone game is compared position by position
+//! with backward induction over its sectors; the database is then checked by
+//! `verify`.
 
 mod brute;
 mod common;
 mod naive;
 
-use brute::{Brute, Minimax, all_sets, binom};
+use brute::{Brute, Minimax, Placement, Sector, all_sets, binom};
 use common::run;
 use millbase::Rules;
 use millbase::index::Indexer;
@@ -106,6 +108,72 @@ fn check_variant(rules: Rules) {
             .map(|&(w, b)| binom(24, w) * binom(24 - w, b))
             .sum::<u64>()
     );
+
+    // the placement phase of the 4-stone game, every position of every sector,
+    // against backward induction over the sectors written out from the rules
+    let placement = Placement::solve(&brute, 4);
+    let db_dir = millbase::db::DbDir::open(dir.path()).unwrap();
+    let present: Vec<Sector> = db_dir
+        .present()
+        .into_iter()
+        .filter(|s| !s.is_movement())
+        .map(|s| {
+            (
+                s.mover as u32,
+                s.opponent as u32,
+                s.mover_hand,
+                s.opponent_hand,
+            )
+        })
+        .collect();
+    let mut want_sectors = Placement::sectors(4);
+    want_sectors.sort();
+    let mut present_sorted = present.clone();
+    present_sorted.sort();
+    assert_eq!(present_sorted, want_sectors, "the placement sectors built");
+    let mut placement_compared = 0u64;
+    for (m, o, mh, oh) in present {
+        let sub = millbase::index::Subspace {
+            mover: m as u8,
+            opponent: o as u8,
+            mover_hand: mh,
+            opponent_hand: oh,
+        };
+        let cells = db_dir.open_table(sub).unwrap().read_all().unwrap();
+        let opps = all_sets(o);
+        let mismatches: Vec<String> = all_sets(m)
+            .par_iter()
+            .flat_map_iter(|&ms| {
+                let (ix, cells, placement) = (&ix, &cells, &placement);
+                opps.iter()
+                    .filter(move |&&os| os & ms == 0)
+                    .filter_map(move |&os| {
+                        let pos = Position {
+                            mover: ms,
+                            opponent: os,
+                            mover_hand: mh,
+                            opponent_hand: oh,
+                            side: if mh > oh { Color::Black } else { Color::White },
+                        };
+                        let stored = cells[ix.rank(ms, os) as usize].value();
+                        let want = placement.value(&pos);
+                        (stored != Some(want))
+                            .then(|| format!("{pos}: stored {stored:?}, brute force {want:?}"))
+                    })
+            })
+            .collect();
+        assert!(
+            mismatches.is_empty(),
+            "{sub}: {} mismatches, first: {:?}",
+            mismatches.len(),
+            &mismatches[..mismatches.len().min(5)]
+        );
+        placement_compared += all_sets(m)
+            .iter()
+            .map(|&ms| opps.iter().filter(|&&os| os & ms == 0).count() as u64)
+            .sum::<u64>();
+    }
+    assert!(placement_compared > 1_000_000, "{placement_compared}");
 
     // golden positions, probed through the query API (compressed blocks, cache),
     // with either colour to move

@@ -27,6 +27,7 @@ fn generate_small(dir: &Path, rules: Rules) -> Result<Vec<Report>, DbError> {
         Limits {
             max_stones: 3,
             max_total: 6,
+            placement: true,
         },
         &Indexer::new(),
         &Silent,

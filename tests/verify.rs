@@ -24,6 +24,7 @@ fn a_planted_wrong_value_is_reported() {
         Limits {
             max_stones: 3,
             max_total: 6,
+            placement: true,
         },
         &ix,
         &Silent,

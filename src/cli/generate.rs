@@ -1,4 +1,5 @@
-//! `millbase generate`: solve the movement phase into a directory.
+//! `millbase generate`: solve the game (movement phase, then placement phase)
+//! into a directory.
 
 use super::progress::GenerateUi;
 use super::{DbArgs, Failure, RuleArgs, ThreadArgs};
@@ -16,14 +17,19 @@ use std::io::Write;
 pub struct GenerateArgs {
     #[command(flatten)]
     db: DbArgs,
-    /// Only subspaces where neither side has more than N stones (3..9).
+    /// Only positions where neither side has more than N stones on the board
+    /// plus in hand (3..9): the whole game where each side starts with N stones.
     #[arg(long, value_name = "N", default_value_t = STONES_PER_SIDE,
           value_parser = clap::value_parser!(u8).range(MIN_STONES as i64..=STONES_PER_SIDE as i64))]
     max_stones: u8,
-    /// Only subspaces with at most N stones in all (6..18).
+    /// Only positions with at most N stones in all, on the board plus in hand (6..18).
     #[arg(long, value_name = "N", default_value_t = 2 * STONES_PER_SIDE,
           value_parser = clap::value_parser!(u8).range(2 * MIN_STONES as i64..=2 * STONES_PER_SIDE as i64))]
     max_total: u8,
+    /// Only the movement phase (no stones in hand); positions with stones in
+    /// hand are then solved by search when asked.
+    #[arg(long)]
+    movement_only: bool,
     #[command(flatten)]
     rules: RuleArgs,
     #[command(flatten)]
@@ -136,6 +142,7 @@ pub fn run(a: GenerateArgs, out: &mut impl Write) -> Result<(), Failure> {
     let limits = Limits {
         max_stones: a.max_stones,
         max_total: a.max_total,
+        placement: !a.movement_only,
     };
     // an existing database keeps its variant: resuming needs no flag
     let rules = match DbDir::open(&a.db.db) {

@@ -133,7 +133,7 @@ impl Progress for GenerateUi {
 
 impl Observer for GenerateUi {
     fn start_pair(&self, sub: Subspace, positions: u64) {
-        let name = if sub.negate() == sub {
+        let name = if sub.negate() == sub || !sub.is_movement() {
             sub.to_string()
         } else {
             format!("{sub}+{}", sub.negate())

@@ -6,10 +6,11 @@ use super::show::board;
 use super::{DbArgs, Failure, PositionArgs, write_json};
 use clap::Args;
 use millbase::answer::{Answer, EvaluatedMove};
+use millbase::index::Subspace;
 use millbase::moves;
 use millbase::opening::{OpeningSearch, Precision};
 use millbase::position::Position;
-use millbase::query::Database;
+use millbase::query::{Database, QueryError};
 use millbase::value::Value;
 use std::io::Write;
 
@@ -19,7 +20,8 @@ pub struct QueryArgs {
     db: DbArgs,
     #[command(flatten)]
     position: PositionArgs,
-    /// One JSON object: {"position", "value", "plies", "moves": [{"move", "position", "value", "plies"}]}.
+    /// One JSON object: {"position", "value", "plies", "source", "moves": [{"move", "position", "value", "plies"}]};
+    /// "source" is "table", or "search" where the database lacks the position's placement sector.
     #[arg(long)]
     json: bool,
     /// Print only the best move (with --json: its entry of the move list).
@@ -30,10 +32,20 @@ pub struct QueryArgs {
     quiet: bool,
 }
 
-/// The answer for `pos`; a placement position is searched with a spinner.
+/// The answer for `pos` from the tables; a placement position whose sector
+/// the database lacks is searched, with a spinner and a note on stderr.
 pub fn answer(db: &Database, pos: &Position, quiet: bool) -> Result<Answer, Failure> {
-    if pos.is_movement_phase() {
-        return Ok(db.answer(pos)?);
+    match db.answer_from_tables(pos) {
+        Err(QueryError::PlacementPhase(_)) => {}
+        a => return Ok(a?),
+    }
+    if !quiet {
+        eprintln!(
+            "note: {} lacks the placement sector {}: solving by search (run `millbase generate` \
+             on the database to store the placement phase)",
+            db.path().display(),
+            Subspace::of(pos)
+        );
     }
     let mut search = OpeningSearch::new(db, Precision::ExactPlies);
     Ok(with_spinner(quiet, &search.progress(), || {

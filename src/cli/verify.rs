@@ -15,12 +15,14 @@ pub struct VerifyArgs {
     db: DbArgs,
     #[command(flatten)]
     threads: ThreadArgs,
-    /// One JSON object per subspace: {"mover", "opponent", "checked", "mismatches"}.
+    /// One JSON object per subspace: {"mover", "opponent", "mover_hand",
+    /// "opponent_hand", "checked", "mismatches"}.
     #[arg(long)]
     json: bool,
-    /// Only this movement subspace, as MOVER-OPPONENT stones on board (e.g. 7-6);
-    /// repeatable. Default: every subspace in the directory.
-    #[arg(long, value_name = "M-O", value_parser = parse_subspace)]
+    /// Only this subspace: MOVER-OPPONENT stones on board (e.g. 7-6), or a
+    /// placement sector MOVER-OPPONENT/MOVER_HAND-OPPONENT_HAND (e.g. 4-4/5-5);
+    /// repeatable. Default: every subspace and sector in the directory.
+    #[arg(long, value_name = "M-O[/MH-OH]", value_parser = parse_subspace)]
     subspace: Vec<Subspace>,
     /// Check only every K-th block of symmetry orbits (a spread-out sample,
     /// about 1/K of the positions): a quick check of a whole database.
@@ -28,17 +30,31 @@ pub struct VerifyArgs {
     sample: u32,
 }
 
-/// Parses a movement subspace written `M-O` (stones on board, 3..9 each).
+/// Parses a subspace written `M-O` (movement: stones on board, 3..9 each) or a
+/// placement sector `M-O/MH-OH` (stones on board, then in hand).
 fn parse_subspace(s: &str) -> Result<Subspace, String> {
-    let stones = MIN_STONES..=STONES_PER_SIDE;
-    let parsed = s
-        .split_once('-')
-        .and_then(|(m, o)| Some((m.parse::<u8>().ok()?, o.parse::<u8>().ok()?)));
+    let numbers = |t: &str| -> Option<(u8, u8)> {
+        let (a, b) = t.split_once('-')?;
+        Some((a.parse().ok()?, b.parse().ok()?))
+    };
+    let parsed = match s.split_once('/') {
+        None => numbers(s).map(|(m, o)| Subspace::movement(m, o)),
+        Some((board, hands)) => numbers(board)
+            .zip(numbers(hands))
+            .map(|((m, o), (mh, oh))| Subspace {
+                mover: m,
+                opponent: o,
+                mover_hand: mh,
+                opponent_hand: oh,
+            }),
+    };
     match parsed {
-        Some((m, o)) if stones.contains(&m) && stones.contains(&o) => Ok(Subspace::movement(m, o)),
+        Some(sub) if sub.is_movement() && sub.is_valid() => Ok(sub),
+        Some(sub) if Subspace::all_placement().contains(&sub) => Ok(sub),
         _ => Err(format!(
-            "{s:?} is not a movement subspace: write MOVER-OPPONENT stones, \
-             {MIN_STONES}..{STONES_PER_SIDE} each, e.g. 7-6"
+            "{s:?} is not a subspace: write MOVER-OPPONENT stones on board, \
+             {MIN_STONES}..{STONES_PER_SIDE} each (e.g. 7-6), or a placement sector \
+             MOVER-OPPONENT/MOVER_HAND-OPPONENT_HAND (e.g. 4-4/5-5; see `millbase subspaces`)"
         )),
     }
 }
@@ -46,7 +62,7 @@ fn parse_subspace(s: &str) -> Result<Subspace, String> {
 /// The text lines of one subspace's result.
 fn text(r: &VerifyReport) -> String {
     let mut l = format!(
-        "{:>5}: {} positions checked, {} mismatches",
+        "{:>9}: {} positions checked, {} mismatches",
         r.subspace.to_string(),
         r.checked,
         r.mismatches
@@ -70,6 +86,8 @@ pub fn run(a: VerifyArgs, out: &mut impl Write) -> Result<(), Failure> {
             let row = VerifyRow {
                 mover: r.subspace.mover,
                 opponent: r.subspace.opponent,
+                mover_hand: r.subspace.mover_hand,
+                opponent_hand: r.subspace.opponent_hand,
                 checked: r.checked,
                 mismatches: r.mismatches,
             };

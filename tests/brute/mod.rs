@@ -296,3 +296,124 @@ impl<'a> Minimax<'a> {
         v
     }
 }
+
+/// A placement sector: stones on board and in hand of the side to move and of
+/// the opponent.
+pub type Sector = (u32, u32, u8, u8);
+
+const UNSET: i16 = -1;
+const DRAWN: i16 = -2;
+
+/// Exact values of every placement-phase position of the game where each side
+/// starts with `n` stones, by backward induction over the sectors in order of
+/// the stones left to place (placements never recur), movement-phase values from
+/// [`Brute`]. Sectors and sets are enumerated by plain loops (no symmetry, no
+/// index of the engine); moves come from the naive rules.
+pub struct Placement<'a> {
+    brute: &'a Brute,
+    tables: HashMap<Sector, Vec<i16>>,
+}
+
+impl<'a> Placement<'a> {
+    /// The sectors of the game with `n` stones a side, written out from the rules:
+    /// the side to move has a stone in hand, White places first (so the opponent
+    /// has as many in hand, or one fewer when Black is to move), each side has
+    /// at most `n` stones on board plus in hand and at least 3.
+    pub fn sectors(n: u8) -> Vec<Sector> {
+        let mut v = vec![];
+        for mh in 1..=n {
+            for oh in [mh - 1, mh] {
+                for m in 0..=(n - mh) as u32 {
+                    for o in 0..=(n - oh) as u32 {
+                        if m + mh as u32 >= 3 && o + oh as u32 >= 3 {
+                            v.push((m, o, mh, oh));
+                        }
+                    }
+                }
+            }
+        }
+        v.sort_by_key(|s| s.2 + s.3);
+        v
+    }
+
+    pub fn solve(brute: &'a Brute, n: u8) -> Placement<'a> {
+        let mut p = Placement {
+            brute,
+            tables: HashMap::new(),
+        };
+        for sector in Placement::sectors(n) {
+            let (m, o, mh, oh) = sector;
+            let movers = all_sets(m);
+            let opps = all_sets(o);
+            let width = opps.len();
+            let table: Vec<i16> = movers
+                .par_iter()
+                .flat_map_iter(|&ms| {
+                    let p = &p;
+                    opps.iter().map(move |&os| {
+                        if ms & os != 0 {
+                            return UNSET;
+                        }
+                        let pos = Position {
+                            mover: ms,
+                            opponent: os,
+                            mover_hand: mh,
+                            opponent_hand: oh,
+                            side: if mh > oh { Color::Black } else { Color::White },
+                        };
+                        p.plies_from_children(&pos)
+                    })
+                })
+                .collect();
+            assert_eq!(table.len(), movers.len() * width);
+            p.tables.insert(sector, table);
+        }
+        p
+    }
+
+    /// Plies (odd: win, even: loss) or [`DRAWN`] of `pos` from its children.
+    fn plies_from_children(&self, pos: &Position) -> i16 {
+        let (mut fastest_win, mut draw, mut slowest_loss) = (None::<i16>, false, None::<i16>);
+        for (_, child) in Naive::successors(pos, self.brute.rules.flying) {
+            match self.value(&child) {
+                Value::Loss(n) => {
+                    fastest_win = Some(fastest_win.map_or(n as i16 + 1, |w| w.min(n as i16 + 1)))
+                }
+                Value::Draw => draw = true,
+                Value::Win(n) => {
+                    slowest_loss = Some(slowest_loss.map_or(n as i16 + 1, |l| l.max(n as i16 + 1)))
+                }
+            }
+        }
+        fastest_win.unwrap_or(if draw {
+            DRAWN
+        } else {
+            slowest_loss.unwrap_or(0)
+        })
+    }
+
+    /// The value of any position of the game (placement or movement).
+    pub fn value(&self, pos: &Position) -> Value {
+        if pos.mover_total() < 3 {
+            return Value::Loss(0);
+        }
+        if pos.mover_hand == 0 && pos.opponent_hand == 0 {
+            return self.brute.value(pos.mover, pos.opponent);
+        }
+        let sector = (
+            pos.mover.count_ones(),
+            pos.opponent.count_ones(),
+            pos.mover_hand,
+            pos.opponent_hand,
+        );
+        let table = &self.tables[&sector];
+        let width = binom(24, sector.1);
+        let slot = self.brute.rank(pos.mover) * width + self.brute.rank(pos.opponent);
+        match table[slot as usize] {
+            DRAWN => Value::Draw,
+            UNSET => panic!("{pos}: not solved"),
+            p if p % 2 == 1 => Value::Win(p as u16),
+            p => Value::Loss(p as u16),
+        }
+    }
+}
