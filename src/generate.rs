@@ -230,8 +230,8 @@ pub fn generate(
                 subspace: sector,
                 source: Box::new(e),
             })?;
-        observer.start_pair(sector, ix.index_size(sector));
-        let s = placement::solve_sector(ix, rules, sector, &known, observer)?;
+        observer.start_pair(sector, placement::work(ix, sector));
+        let s = placement::solve_sector(ix, sector, &known, observer)?;
         let seconds = start.elapsed().as_secs_f64();
         let peak_bytes = peak_memory();
         let file_bytes = db.write_table(sector, &s.cells, s.counts)?;

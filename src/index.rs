@@ -424,6 +424,12 @@ impl Indexer {
         self.table(k).reps.len()
     }
 
+    /// The least set of orbit `orbit` of `k`-point sets (the mover set of that
+    /// orbit's block of slots).
+    pub fn orbit_rep(&self, k: u8, orbit: usize) -> Bits {
+        self.table(k).reps[orbit]
+    }
+
     /// The symmetries (bit `s` for symmetry `s`) that fix the least mover set of
     /// orbit `orbit` of `k`-stone sets; `1` (identity only) for most orbits.
     pub fn stabiliser(&self, k: u8, orbit: usize) -> u16 {

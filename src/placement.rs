@@ -7,105 +7,136 @@
 //! last stone is placed). A sector is solved when the tables its moves lead into
 //! are known: the one of a placement without removal ([`Subspace::negate`]) and
 //! the one of a placement that closes a mill ([`Subspace::after_removal`]).
+//!
+//! Positions are visited grouped by the opponent's set, one symmetry class of it
+//! at a time: after a placement the opponent moves, so the children of a group
+//! (without removal) all lie in the one block of the child table that belongs
+//! to that set, and those with a removal in a few blocks more. The lookups stay
+//! in cache; each position is written once, at its canonical slot. `verify`
+//! checks the result the plain way, by the engine's move generation.
 
-use crate::index::{Index, Indexer, Subspace};
-use crate::moves::{self, Move};
-use crate::position::Position;
-use crate::rules::Rules;
+use crate::geometry::{ALL, Bits, POINTS, in_mill, points, transform};
+use crate::index::{BINOM, Indexer, MoverContext, Subspace, next_same_size, unsqueeze};
+use crate::moves::removable;
 use crate::solver::{Known, Progress, SolveError, Solved, count_values};
 use crate::value::{Cell, Value};
 use rayon::prelude::*;
+use std::sync::atomic::{AtomicU16, Ordering::Relaxed};
 
 /// The tables the moves of one sector lead into.
 struct ChildTables<'a> {
-    plain: &'a [Cell],
-    removal: Option<&'a [Cell]>,
-    plain_sub: Subspace,
-    removal_sub: Option<Subspace>,
+    plain: (Subspace, &'a [Cell]),
+    /// `None` when a removal leaves the opponent below 3 stones (a win).
+    removal: Option<(Subspace, &'a [Cell])>,
 }
 
 impl<'a> ChildTables<'a> {
     fn new(sub: Subspace, known: &'a Known) -> Result<ChildTables<'a>, SolveError> {
-        let plain_sub = sub.negate();
-        let plain = known
-            .table(plain_sub)
-            .ok_or(SolveError::MissingTable(plain_sub))?;
-        let removal_sub = sub.after_removal();
-        let removal = match removal_sub {
-            Some(r) => Some(known.table(r).ok_or(SolveError::MissingTable(r))?),
-            None => None,
-        };
+        let table = |s: Subspace| known.table(s).ok_or(SolveError::MissingTable(s));
+        let plain = sub.negate();
         Ok(ChildTables {
-            plain,
-            removal,
-            plain_sub,
-            removal_sub,
+            plain: (plain, table(plain)?),
+            removal: match sub.after_removal() {
+                Some(r) => Some((r, table(r)?)),
+                None => None,
+            },
         })
     }
+}
 
-    /// The value, for its side to move, of the position after `mv`.
-    fn value_after(&self, ix: &Indexer, pos: &Position, mv: Move) -> Result<Value, SolveError> {
-        let child = moves::apply(pos, mv);
-        let (table, sub) = match mv.remove {
-            None => (self.plain, self.plain_sub),
-            Some(_) => match (self.removal, self.removal_sub) {
-                (Some(t), Some(s)) => (t, s),
-                // the removal leaves the opponent below 3 stones
-                _ => return Ok(Value::Loss(0)),
-            },
-        };
-        let i = ix.rank(child.mover, child.opponent);
-        table
-            .get(i as usize)
-            .and_then(|c| c.value())
-            .ok_or(SolveError::UndecidedEntry(sub, i))
-    }
+/// The value of a child from its table, at the index `ctx` ranks its opponent
+/// set to.
+fn lookup(
+    (sub, table): (Subspace, &[Cell]),
+    ctx: &MoverContext<'_>,
+    opponent: Bits,
+) -> Result<Value, SolveError> {
+    let i = Indexer::rank_with(ctx, opponent);
+    table
+        .get(i as usize)
+        .and_then(|c| c.value())
+        .ok_or(SolveError::UndecidedEntry(sub, i))
+}
+
+/// The work of solving `sub`, in the units [`solve_sector`] reports to
+/// [`Progress::initialised`]: the positions it visits.
+pub fn work(ix: &Indexer, sub: Subspace) -> u64 {
+    ix.orbits(sub.opponent) as u64
+        * BINOM[POINTS - sub.opponent as usize][sub.mover as usize] as u64
 }
 
 /// Solves the placement sector `sub` from the tables of the sectors its moves
 /// lead into, which must be in `known` (complete, plies included).
 pub fn solve_sector(
     ix: &Indexer,
-    rules: Rules,
     sub: Subspace,
     known: &Known,
     progress: &dyn Progress,
 ) -> Result<Solved, SolveError> {
     assert!(!sub.is_movement(), "{sub} is a movement subspace");
     let children = ChildTables::new(sub, known)?;
-    let block = Indexer::block_size(sub) as usize;
-    let mut cells = vec![Cell::UNUSED; ix.index_size(sub) as usize];
-    cells.par_chunks_mut(block).enumerate().try_for_each_init(
-        || (Vec::with_capacity(64), Vec::with_capacity(64)),
-        |(buf, values), (orbit, chunk)| -> Result<(), SolveError> {
-            let base = (orbit * block) as Index;
-            let mut result = Ok(());
-            ix.for_each_in_orbit(sub, orbit, |i, m, o| {
-                if result.is_err() {
-                    return;
-                }
-                let pos = sub.position(m, o);
-                buf.clear();
-                moves::generate(&pos, rules, buf);
-                values.clear();
-                for &mv in buf.iter() {
-                    match children.value_after(ix, &pos, mv) {
-                        Ok(v) => values.push(v),
-                        Err(e) => {
-                            result = Err(e);
-                            return;
+    let cells: Vec<AtomicU16> = (0..ix.index_size(sub))
+        .into_par_iter()
+        .map(|_| AtomicU16::new(Cell::UNUSED.0))
+        .collect();
+    let free = POINTS - sub.opponent as usize;
+    (0..ix.orbits(sub.opponent))
+        .into_par_iter()
+        .try_for_each_init(
+            || Vec::with_capacity(64),
+            |values, orbit| -> Result<(), SolveError> {
+                let opponent = ix.orbit_rep(sub.opponent, orbit);
+                let stabiliser = ix.stabiliser(sub.opponent, orbit);
+                // the children's mover is the opponent: one context for every
+                // placement without removal, one per stone a mill may remove
+                let plain = ix.mover_context(opponent);
+                let removals: Vec<MoverContext<'_>> = if opponent == 0 {
+                    vec![]
+                } else {
+                    points(removable(opponent))
+                        .map(|r| ix.mover_context(opponent & !(1 << r)))
+                        .collect()
+                };
+                let mut squeezed: Bits = (1 << sub.mover) - 1;
+                for _ in 0..BINOM[free][sub.mover as usize] {
+                    let mover = unsqueeze(squeezed, opponent);
+                    if sub.mover > 0 {
+                        squeezed = next_same_size(squeezed);
+                    }
+                    // one position per class: the least mover set among those the
+                    // opponent set's own symmetries give
+                    if stabiliser != 1
+                        && points(stabiliser as Bits).any(|s| transform(s, mover) < mover)
+                    {
+                        continue;
+                    }
+                    values.clear();
+                    let empty = !(mover | opponent) & ALL;
+                    for to in points(empty) {
+                        let after = mover | (1 << to);
+                        if opponent != 0 && in_mill(after, to) {
+                            for ctx in &removals {
+                                values.push(match children.removal {
+                                    Some(t) => lookup(t, ctx, after)?,
+                                    None => Value::Loss(0),
+                                });
+                            }
+                        } else {
+                            values.push(lookup(children.plain, &plain, after)?);
                         }
                     }
+                    let v = Value::from_children(values.iter().copied())
+                        .ok_or(SolveError::PliesOverflow(sub))?;
+                    cells[ix.rank(mover, opponent) as usize].store(Cell::from_value(v).0, Relaxed);
                 }
-                match Value::from_children(values.iter().copied()) {
-                    Some(v) => chunk[(i - base) as usize] = Cell::from_value(v),
-                    None => result = Err(SolveError::PliesOverflow(sub)),
-                }
-            });
-            progress.initialised(chunk.len() as u64);
-            result
-        },
-    )?;
+                progress.initialised(BINOM[free][sub.mover as usize] as u64);
+                Ok(())
+            },
+        )?;
+    let cells: Vec<Cell> = cells
+        .into_par_iter()
+        .map(|c| Cell(c.into_inner()))
+        .collect();
     let counts = count_values(ix, sub, &cells);
     Ok(Solved {
         subspace: sub,
