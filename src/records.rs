@@ -28,6 +28,10 @@ pub struct Records {
     pub mover: u8,
     /// Stones of the other side on the board.
     pub opponent: u8,
+    /// Stones of the side to move in hand.
+    pub mover_hand: u8,
+    /// Stones of the other side in hand.
+    pub opponent_hand: u8,
     /// The longest wins for the side to move, longest first.
     pub longest_wins: Vec<Record>,
     /// The longest losses for the side to move, longest first.
@@ -80,6 +84,8 @@ pub fn longest(db: &DbDir, ix: &Indexer, sub: Subspace, n: usize) -> Result<Reco
     Ok(Records {
         mover: sub.mover,
         opponent: sub.opponent,
+        mover_hand: sub.mover_hand,
+        opponent_hand: sub.opponent_hand,
         longest_wins: records(top(true)),
         longest_losses: records(top(false)),
     })

@@ -95,6 +95,10 @@ pub struct StatsRow {
     pub mover: u8,
     /// Stones of the other side on the board.
     pub opponent: u8,
+    /// Stones of the side to move in hand.
+    pub mover_hand: u8,
+    /// Stones of the other side in hand.
+    pub opponent_hand: u8,
     /// Classes, wins, losses, draws, the same over every symmetric image
     /// (`all_*`), and the largest plies of a win and of a loss.
     #[serde(flatten)]
@@ -111,6 +115,8 @@ impl StatsRow {
         StatsRow {
             mover: sub.mover,
             opponent: sub.opponent,
+            mover_hand: sub.mover_hand,
+            opponent_hand: sub.opponent_hand,
             counts,
             raw_bytes: entries,
             bytes,

@@ -4,7 +4,7 @@ mod brute;
 mod common;
 mod naive;
 
-use brute::{Brute, Minimax, all_sets, movement};
+use brute::{Brute, Minimax, Placement, all_sets, movement};
 use common::run;
 use millbase::Rules;
 use millbase::position::Position;
@@ -113,27 +113,44 @@ fn solve_opening_agrees_with_an_independent_minimax() {
     let db = dir.path().to_str().unwrap();
     let pos = "........................ w 3 3";
     let want = Minimax::new(brute).value(&pos.parse().unwrap());
+    // from the tables, and by search as an independent check
+    for (extra, source) in [(None, "table"), (Some("--search"), "search")] {
+        let mut args = vec![
+            "solve-opening",
+            "--db",
+            db,
+            "--position",
+            pos,
+            "--json",
+            "--exact",
+        ];
+        args.extend(extra);
+        let o = run(&args);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+        assert_eq!(
+            keys(&v),
+            ["nodes", "plies", "position", "seconds", "source", "value"]
+        );
+        assert_eq!(v["position"], pos);
+        assert_eq!(v["source"], source);
+        assert_eq!(
+            (v["value"].as_str().unwrap(), v["plies"].as_u64()),
+            value_of(want)
+        );
+        assert_eq!(v["nodes"].as_u64().unwrap() > 0, source == "search");
+        assert!(v["seconds"].as_f64().is_some());
+    }
+    // a search without --exact: the value only, plies null
     let o = run(&[
         "solve-opening",
+        "--search",
         "--db",
         db,
         "--position",
         pos,
         "--json",
-        "--exact",
     ]);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
-    assert_eq!(keys(&v), ["nodes", "plies", "position", "seconds", "value"]);
-    assert_eq!(v["position"], pos);
-    assert_eq!(
-        (v["value"].as_str().unwrap(), v["plies"].as_u64()),
-        value_of(want)
-    );
-    assert!(v["nodes"].as_u64().unwrap() > 0);
-    assert!(v["seconds"].as_f64().is_some());
-    // without --exact: the value only, plies null
-    let o = run(&["solve-opening", "--db", db, "--position", pos, "--json"]);
     let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
     assert_eq!(v["value"], want.name());
     assert!(v.get("plies").is_some_and(|p| p.is_null()));
@@ -171,7 +188,12 @@ fn query_json_has_every_field_of_the_rules() {
         let o = run(&["query", "--db", db, pos, "--json"]);
         assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
         let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
-        assert_eq!(keys(&v), ["moves", "plies", "position", "value"], "{pos}");
+        assert_eq!(
+            keys(&v),
+            ["moves", "plies", "position", "source", "value"],
+            "{pos}"
+        );
+        assert_eq!(v["source"], "table", "{pos}");
         assert_eq!(v["position"], pos);
         let p: Position = pos.parse().unwrap();
         assert_eq!(
@@ -267,7 +289,13 @@ fn subspaces_and_stats_json_have_every_field() {
     let db = dir.path();
     let o = run(&["stats", "--db", db.to_str().unwrap(), "--json"]);
     assert!(o.status.success());
-    let line: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    let lines: Vec<serde_json::Value> = stdout(&o)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    // the movement subspace and every placement sector of the 3-stone game
+    assert_eq!(lines.len(), 1 + Placement::sectors(3).len());
+    let line = &lines[0];
     assert_eq!(
         keys(&line),
         [
@@ -281,19 +309,44 @@ fn subspaces_and_stats_json_have_every_field() {
             "max_loss_plies",
             "max_win_plies",
             "mover",
+            "mover_hand",
             "opponent",
+            "opponent_hand",
             "raw_bytes",
             "wins"
         ]
     );
     let file = std::fs::metadata(db.join("3-3-0-0.mdb")).unwrap().len();
-    assert_eq!(n(&line, "bytes"), file);
+    assert_eq!(n(line, "bytes"), file);
+    for l in &lines[1..] {
+        let name = format!(
+            "{}-{}-{}-{}.mdb",
+            n(l, "mover"),
+            n(l, "opponent"),
+            n(l, "mover_hand"),
+            n(l, "opponent_hand")
+        );
+        assert_eq!(
+            n(l, "bytes"),
+            std::fs::metadata(db.join(&name)).unwrap().len()
+        );
+        let row = all
+            .iter()
+            .find(|r| {
+                ["mover", "opponent", "mover_hand", "opponent_hand"]
+                    .iter()
+                    .all(|k| r[k] == l[k])
+            })
+            .unwrap();
+        assert_eq!(n(l, "classes"), n(row, "classes"), "{name}");
+        assert_eq!(n(l, "raw_bytes"), n(row, "index_size"), "{name}");
+    }
     let sub = &rows
         .iter()
         .find(|r| n(r, "mover") == 3 && n(r, "opponent") == 3)
         .unwrap();
-    assert_eq!(n(&line, "raw_bytes"), n(sub, "index_size"));
-    assert_eq!(n(&line, "classes"), n(sub, "classes"));
+    assert_eq!(n(line, "raw_bytes"), n(sub, "index_size"));
+    assert_eq!(n(line, "classes"), n(sub, "classes"));
 }
 
 #[test]
@@ -307,10 +360,14 @@ fn the_longest_positions_are_the_brute_forces_longest() {
         "2",
         "--json",
     ]);
-    let r: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    let r: serde_json::Value = serde_json::from_str(stdout(&o).lines().next().unwrap()).unwrap();
     assert_eq!(
-        (r["mover"].as_u64(), r["opponent"].as_u64()),
-        (Some(3), Some(3))
+        (
+            r["mover"].as_u64(),
+            r["opponent"].as_u64(),
+            r["mover_hand"].as_u64()
+        ),
+        (Some(3), Some(3), Some(0))
     );
     // the longest win and loss over every position, by the brute force
     let (mut win, mut loss) = (0u16, 0u16);
@@ -343,10 +400,12 @@ fn checksums_are_sha256_of_the_files_and_catch_a_change() {
     let dir = three_stone_db();
     let db = dir.path().to_str().unwrap();
     let list = stdout(&run(&["checksums", "--db", db]));
-    assert!(list.ends_with("  3-3-0-0.mdb\n"), "{list}");
+    let files: Vec<&str> = list.lines().map(|l| &l[66..]).collect();
+    assert_eq!(files[0], "3-3-0-0.mdb", "{list}");
+    assert_eq!(files.len(), 1 + Placement::sectors(3).len(), "{list}");
     // the same lines as coreutils' sha256sum, where it is installed
     if let Ok(o) = std::process::Command::new("sha256sum")
-        .arg("3-3-0-0.mdb")
+        .args(&files)
         .current_dir(dir.path())
         .output()
     {
@@ -355,7 +414,11 @@ fn checksums_are_sha256_of_the_files_and_catch_a_change() {
     let file = dir.path().join("sums.txt");
     std::fs::write(&file, &list).unwrap();
     let ok = run(&["checksums", "--db", db, "--check", file.to_str().unwrap()]);
-    assert!(stdout(&ok).starts_with("ok: 1 files"));
+    assert!(
+        stdout(&ok).starts_with(&format!("ok: {} files", files.len())),
+        "{}",
+        stdout(&ok)
+    );
     // one byte changed in the table: found
     let table = dir.path().join("3-3-0-0.mdb");
     let mut bytes = std::fs::read(&table).unwrap();
@@ -384,7 +447,17 @@ fn resuming_keeps_the_directorys_variant_and_moves_read_it() {
     // no flag: the directory's no-flying variant, the new subspaces added to it
     let o = run(&["generate", "--db", db, "--max-stones", "4", "--quiet"]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    assert!(stdout(&o).contains("(3 solved now, 1 already there)"));
+    // the 3-stone game was there: its movement subspace and placement sectors
+    let before = 1 + Placement::sectors(3).len();
+    let after = 4 + Placement::sectors(4).len();
+    assert!(
+        stdout(&o).contains(&format!(
+            "({} solved now, {before} already there)",
+            after - before
+        )),
+        "{}",
+        stdout(&o)
+    );
     let manifest = std::fs::read_to_string(dir.path().join("millbase.json")).unwrap();
     assert!(manifest.contains("no-flying"));
     // White with 3 stones slides only in this database's variant

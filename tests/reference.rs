@@ -72,7 +72,15 @@ fn check(file: &str, rules_flag: &[&str]) {
     // a fresh database up to 4 stones a side reproduces the reference lines
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().to_str().unwrap();
-    let mut args = vec!["generate", "--db", db, "--max-stones", "4", "--quiet"];
+    let mut args = vec![
+        "generate",
+        "--db",
+        db,
+        "--max-stones",
+        "4",
+        "--movement-only",
+        "--quiet",
+    ];
     args.extend_from_slice(rules_flag);
     assert!(run(&args).status.success());
     let o = run(&["stats", "--db", db, "--json"]);

@@ -51,7 +51,12 @@ fn a_pair_half_there_or_damaged_is_rebuilt_to_the_same_bytes() {
     let clean = tempfile::tempdir().unwrap();
     generate(clean.path(), &["--max-stones", "4"]);
     let reference = files(clean.path());
-    assert_eq!(reference.len(), 4);
+    // 4 movement subspaces and the placement sectors of the 4-stone game
+    let sectors = millbase::plan::placement_plan(millbase::plan::Limits {
+        max_stones: 4,
+        ..Default::default()
+    });
+    assert_eq!(reference.len(), 4 + sectors.len());
 
     let d = tempfile::tempdir().unwrap();
     generate(d.path(), &["--max-stones", "4"]);
@@ -67,6 +72,19 @@ fn a_pair_half_there_or_damaged_is_rebuilt_to_the_same_bytes() {
     std::fs::write(&p, &bytes).unwrap();
     generate(d.path(), &["--max-stones", "4"]);
     assert_same(d.path(), &reference, "3-4 damaged");
+    // a placement sector missing, another damaged
+    std::fs::remove_file(d.path().join(file_name(sectors[3]))).unwrap();
+    let p = d.path().join(file_name(sectors[5]));
+    let mut bytes = std::fs::read(&p).unwrap();
+    let n = bytes.len();
+    bytes[n - 3] ^= 0x40;
+    std::fs::write(&p, &bytes).unwrap();
+    generate(d.path(), &["--max-stones", "4"]);
+    assert_same(
+        d.path(),
+        &reference,
+        "placement sectors missing and damaged",
+    );
 }
 
 #[test]

@@ -269,6 +269,15 @@ fn check_variant(rules: Rules) {
                     for m in &answer.moves {
                         assert_eq!(m.value, minimax.value(&m.position), "{p} then {}", m.mv);
                     }
+                    // the tables and the search give the same answer, move for move
+                    let tables = db.answer(&p).unwrap();
+                    assert_eq!(tables.source, millbase::answer::Source::Table);
+                    assert_eq!(answer.source, millbase::answer::Source::Search);
+                    assert_eq!(
+                        (tables.value, &tables.moves),
+                        (answer.value, &answer.moves),
+                        "{p}"
+                    );
                     checked += 1;
                 }
             }

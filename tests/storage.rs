@@ -46,10 +46,17 @@ fn open_and_check(path: &Path, sub: Subspace) -> Result<(), StorageError> {
     t.read_all().map(|_| ())
 }
 
-#[test]
-fn every_byte_flip_is_detected() {
+/// A placement sector of the 3-stone game: Black to move with a stone in hand.
+const SECTOR: Subspace = Subspace {
+    mover: 2,
+    opponent: 3,
+    mover_hand: 1,
+    opponent_hand: 0,
+};
+
+/// Every single-byte change of the file of `sub` is an error naming the file.
+fn every_byte_flip_is_detected_in(sub: Subspace) {
     let dir = small_db(Rules::default());
-    let sub = Subspace::movement(3, 3);
     let path = dir.path().join(file_name(sub));
     let bytes = std::fs::read(&path).unwrap();
     assert!(open_and_check(&path, sub).is_ok());
@@ -80,15 +87,24 @@ fn every_byte_flip_is_detected() {
         .collect();
     assert!(
         undetected.is_empty(),
-        "flips at {:?} not detected",
+        "{sub}: flips at {:?} not detected",
         &undetected[..undetected.len().min(10)]
     );
 }
 
 #[test]
-fn every_truncation_is_detected() {
+fn every_byte_flip_is_detected() {
+    every_byte_flip_is_detected_in(Subspace::movement(3, 3));
+}
+
+#[test]
+fn every_byte_flip_of_a_placement_file_is_detected() {
+    every_byte_flip_is_detected_in(SECTOR);
+}
+
+/// Every truncation of the file of `sub`, and one byte too many, is an error.
+fn every_truncation_is_detected_in(sub: Subspace) {
     let dir = small_db(Rules::default());
-    let sub = Subspace::movement(3, 3);
     let path = dir.path().join(file_name(sub));
     let bytes = std::fs::read(&path).unwrap();
     let scratch = tempfile::tempdir().unwrap();
@@ -102,13 +118,104 @@ fn every_truncation_is_detected() {
         let e = open_and_check(&p, sub).expect_err("truncated file accepted");
         assert!(matches!(e, StorageError::Corrupt { .. }), "{e}");
     });
-    // and one byte too many
     let d = tempfile::tempdir().unwrap();
     let p = d.path().join(file_name(sub));
     let mut longer = bytes.clone();
     longer.push(0);
     std::fs::write(&p, &longer).unwrap();
     assert!(open_and_check(&p, sub).is_err());
+}
+
+#[test]
+fn every_truncation_is_detected() {
+    every_truncation_is_detected_in(Subspace::movement(3, 3));
+}
+
+#[test]
+fn every_truncation_of_a_placement_file_is_detected() {
+    every_truncation_is_detected_in(SECTOR);
+}
+
+#[test]
+fn a_damaged_placement_file_is_an_error_never_a_wrong_answer() {
+    let dir = small_db(Rules::default());
+    let path = dir.path().join(file_name(SECTOR));
+    let good = Table::open(&path, Rules::default(), SECTOR)
+        .unwrap()
+        .read_all()
+        .unwrap();
+    let mut bytes = std::fs::read(&path).unwrap();
+    let n = bytes.len();
+    bytes[n - 10] ^= 1; // inside the last block: found when it is decoded
+    std::fs::write(&path, &bytes).unwrap();
+    let db = Database::open(dir.path()).unwrap();
+    let ix = Indexer::new();
+    let (mut right, mut errors) = (0, 0);
+    // every position of the sector: its value, or an error naming the file
+    for i in 0..ix.index_size(SECTOR) {
+        let Some((m, o)) = ix.unrank(SECTOR, i) else {
+            continue;
+        };
+        match db.probe(&SECTOR.position(m, o)) {
+            Ok(v) => {
+                assert_eq!(Some(v), good[i as usize].value(), "index {i}");
+                right += 1;
+            }
+            Err(e) => {
+                assert!(e.to_string().contains(&file_name(SECTOR)), "{e}");
+                errors += 1;
+            }
+        }
+    }
+    assert!(right > 0 && errors > 0, "{right} {errors}");
+}
+
+#[test]
+fn a_missing_placement_sector_is_named_and_searched() {
+    let dir = small_db(Rules::default());
+    let complete = Database::open(dir.path()).unwrap();
+    let pos: Position = "W....WB................B w 1 1".parse().unwrap();
+    let want = complete.answer(&pos).unwrap();
+    assert_eq!(want.source, millbase::answer::Source::Table);
+    let sector = Subspace::of(&pos);
+    std::fs::remove_file(dir.path().join(file_name(sector))).unwrap();
+    let db = Database::open(dir.path()).unwrap();
+    let e = db.probe(&pos).unwrap_err();
+    assert!(matches!(e, QueryError::PlacementPhase(_)), "{e}");
+    assert!(
+        e.to_string().contains(&sector.to_string()) && e.to_string().contains("millbase generate"),
+        "{e}"
+    );
+    // the answer falls back to search, says so, and agrees with the tables
+    let searched = db.answer(&pos).unwrap();
+    assert_eq!(searched.source, millbase::answer::Source::Search);
+    assert_eq!(
+        (searched.value, searched.moves.clone()),
+        (want.value, want.moves.clone())
+    );
+    let o = run(&[
+        "query",
+        "--db",
+        dir.path().to_str().unwrap(),
+        &pos.to_string(),
+        "--json",
+    ]);
+    assert!(o.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["source"], "search");
+    assert_eq!(v["value"], want.value.name());
+    assert!(String::from_utf8_lossy(&o.stderr).contains(&sector.to_string()));
+    // generate builds the missing sector again: answers come from the table
+    generate_small(dir.path(), Rules::default()).unwrap();
+    let o = run(&[
+        "query",
+        "--db",
+        dir.path().to_str().unwrap(),
+        &pos.to_string(),
+        "--json",
+    ]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["source"], "table");
 }
 
 #[test]
@@ -250,6 +357,7 @@ fn solve_opening_on_a_damaged_file_is_a_clean_error() {
     std::fs::write(&path, &bytes).unwrap();
     let o = run(&[
         "solve-opening",
+        "--search",
         "--db",
         dir.path().to_str().unwrap(),
         "--position",

@@ -8,7 +8,7 @@ use millbase::Rules;
 use millbase::db::DbDir;
 use millbase::generate;
 use millbase::index::{Indexer, Subspace};
-use millbase::plan::{Limits, plan};
+use millbase::plan::{Limits, placement_plan, plan};
 use millbase::rules::{MIN_STONES, STONES_PER_SIDE};
 use std::collections::HashMap;
 use std::io::Write;
@@ -114,23 +114,44 @@ fn plan_of(dir: &std::path::Path, rules: Rules, limits: Limits) -> (Vec<(Subspac
         .filter_map(|&rep| m(rep).map(|x| x.peak_gb))
         .fold(0.0, f64::max);
     let subspaces: usize = pairs.iter().map(|p| p.with_swap().len()).sum();
-    let text = if todo.is_empty() {
+    let sectors = placement_plan(limits);
+    let sectors_todo = sectors
+        .iter()
+        .filter(|&&s| !dir.join(millbase::db::file_name(s)).exists())
+        .count();
+    let text = if todo.is_empty() && sectors_todo == 0 {
         format!(
-            "plan: all {subspaces} subspaces are there already ({} rules)",
+            "plan: all {subspaces} movement subspaces and {} placement sectors are there already ({} rules)",
+            sectors.len(),
             rules.name()
         )
     } else {
+        let movement = if todo.is_empty() {
+            format!("the {subspaces} movement subspaces are there already")
+        } else {
+            format!(
+                "{} of {} movement subspace pairs to solve ({subspaces} subspaces); \
+                 measured on a 2-core, 24 GB machine for the flying rules (no-flying takes longer): \
+                 about {}, {} of disk, {} of memory at the peak",
+                todo.len(),
+                pairs.len(),
+                duration(seconds),
+                size(bytes as f64),
+                size(peak * 1e9)
+            )
+        };
+        let placement = if sectors.is_empty() {
+            String::new()
+        } else {
+            format!(
+                "; then {sectors_todo} of {} placement sectors (the phase with stones in hand)",
+                sectors.len()
+            )
+        };
         format!(
-            "plan: {} of {} subspace pairs to solve ({subspaces} subspaces, {} rules) into {}; \
-             measured on a 2-core, 24 GB machine for the flying rules (no-flying takes longer): \
-             about {}, {} of disk for the database, {} of memory at the peak",
-            todo.len(),
-            pairs.len(),
+            "plan ({} rules, into {}): {movement}{placement}",
             rules.name(),
-            dir.display(),
-            duration(seconds),
-            size(bytes as f64),
-            size(peak * 1e9)
+            dir.display()
         )
     };
     (expected, text)

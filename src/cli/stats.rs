@@ -1,4 +1,4 @@
-//! `millbase stats`: counts and file sizes per subspace.
+//! `millbase stats`: counts and file sizes per subspace and placement sector.
 
 use super::{DbArgs, Failure, write_json};
 use clap::Args;
@@ -13,14 +13,16 @@ use std::io::Write;
 pub struct StatsArgs {
     #[command(flatten)]
     db: DbArgs,
-    /// One JSON object per line with fields mover, opponent, classes, wins, losses,
+    /// One JSON object per line with fields mover, opponent, mover_hand,
+    /// opponent_hand, classes, wins, losses,
     /// draws, all_wins, all_losses, all_draws, max_win_plies, max_loss_plies,
     /// raw_bytes, bytes.
     #[arg(long)]
     json: bool,
     /// Instead of counts, list the N longest wins and losses of each subspace
     /// (default 3), as positions ready for `query` or `line`; with --json one
-    /// object per subspace: {"mover", "opponent", "longest_wins": [{"position",
+    /// object per subspace: {"mover", "opponent", "mover_hand", "opponent_hand",
+    /// "longest_wins": [{"position",
     /// "plies"}], "longest_losses": [...]}.
     #[arg(long, value_name = "N", num_args = 0..=1, default_missing_value = "3")]
     longest: Option<usize>,
@@ -36,7 +38,7 @@ fn text_row(
 ) -> std::io::Result<()> {
     writeln!(
         out,
-        "{name:>5} {:>11} {:>11} {:>11} {:>11} {:>8} {:>8} {raw:>12} {bytes:>12}",
+        "{name:>9} {:>11} {:>11} {:>11} {:>11} {:>8} {:>8} {raw:>12} {bytes:>12}",
         c.classes, c.wins, c.losses, c.draws, c.max_win, c.max_loss
     )
 }
@@ -69,7 +71,7 @@ pub fn run(a: StatsArgs, out: &mut impl Write) -> Result<(), Failure> {
     if !a.json {
         writeln!(
             out,
-            "{:>5} {:>11} {:>11} {:>11} {:>11} {:>8} {:>8} {:>12} {:>12}",
+            "{:>9} {:>11} {:>11} {:>11} {:>11} {:>8} {:>8} {:>12} {:>12}",
             "sub",
             "classes",
             "wins",
