@@ -297,7 +297,7 @@ fn subspaces_and_stats_json_have_every_field() {
     assert_eq!(lines.len(), 1 + Placement::sectors(3).len());
     let line = &lines[0];
     assert_eq!(
-        keys(&line),
+        keys(line),
         [
             "all_draws",
             "all_losses",
