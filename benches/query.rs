@@ -1,9 +1,11 @@
-//! Query speed against a generated database (subspaces up to 9 stones in all,
-//! built once into target/bench-db-v2): warm single probes and full move lists in
-//! a subspace whose file stores plies (5-4) and one whose file does not (4-5:
-//! plies by one ply of search), the reduced placement game `w 4 4`, and
-//! `millbase query` as a new process. With `MILLBASE_BENCH_DB=DIR` (a complete
-//! database) also probes and move lists in 9-8 and 8-9.
+//! Query speed against a generated database (positions with at most 9 stones in
+//! all, on board and in hand, built once into target/bench-db-v2): warm single
+//! probes and full move lists in a subspace whose file stores plies (5-4), one
+//! whose file does not (4-5: plies by one ply of search) and two placement
+//! sectors (4-4/1-0, whose moves lead into the movement phase, and 2-2/3-2); the
+//! search of the reduced placement game `w 4 4`; and `millbase query` as a new
+//! process. With `MILLBASE_BENCH_DB=DIR` (a complete database) also probes and
+//! move lists in 9-8, 8-9 and the largest placement sectors.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use millbase::Rules;
@@ -11,7 +13,7 @@ use millbase::generate::{Silent, generate};
 use millbase::index::{Indexer, Subspace};
 use millbase::opening::{OpeningSearch, Precision};
 use millbase::plan::Limits;
-use millbase::position::{Color, Position};
+use millbase::position::Position;
 use millbase::query::Database;
 use std::hint::black_box;
 use std::path::PathBuf;
@@ -25,7 +27,7 @@ fn bench_db() -> PathBuf {
         Limits {
             max_stones: 6,
             max_total: 9,
-            placement: false,
+            placement: true,
         },
         &Indexer::new(),
         &Silent,
@@ -34,19 +36,24 @@ fn bench_db() -> PathBuf {
     dir
 }
 
+/// The placement sector with `mover` and `opponent` stones on board and
+/// `mover_hand` and `opponent_hand` in hand.
+fn sector(mover: u8, opponent: u8, mover_hand: u8, opponent_hand: u8) -> Subspace {
+    Subspace {
+        mover,
+        opponent,
+        mover_hand,
+        opponent_hand,
+    }
+}
+
 /// Canonical positions spread over a subspace.
 fn sample(ix: &Indexer, sub: Subspace, n: u64) -> Vec<Position> {
     let size = ix.index_size(sub);
     (0..size)
         .step_by((size / n) as usize)
         .filter_map(|i| ix.unrank(sub, i))
-        .map(|(m, o)| Position {
-            mover: m,
-            opponent: o,
-            mover_hand: 0,
-            opponent_hand: 0,
-            side: Color::White,
-        })
+        .map(|(m, o)| sub.position(m, o))
         .collect()
 }
 
@@ -85,14 +92,25 @@ fn probes_and_moves(c: &mut Criterion, db: &Database, sub: Subspace) {
 fn query(c: &mut Criterion) {
     if let Some(full) = std::env::var_os("MILLBASE_BENCH_DB") {
         let db = Database::open(std::path::Path::new(&full)).unwrap();
-        for sub in [Subspace::movement(9, 8), Subspace::movement(8, 9)] {
+        for sub in [
+            Subspace::movement(9, 8),
+            Subspace::movement(8, 9),
+            sector(8, 8, 1, 0),
+            sector(8, 8, 1, 1),
+            sector(7, 8, 2, 1),
+        ] {
             probes_and_moves(c, &db, sub);
         }
     }
     let dir = bench_db();
     let db = Database::open(&dir).unwrap();
     let ix = Indexer::new();
-    for sub in [Subspace::movement(5, 4), Subspace::movement(4, 5)] {
+    for sub in [
+        Subspace::movement(5, 4),
+        Subspace::movement(4, 5),
+        sector(4, 4, 1, 0),
+        sector(2, 2, 3, 2),
+    ] {
         probes_and_moves(c, &db, sub);
     }
     let positions = sample(&ix, Subspace::movement(5, 4), 2000);
