@@ -192,42 +192,65 @@ pub struct Line {
 impl Database {
     /// The perfect-play line from `pos` ([`Line`]), at most `max_draw_plies`
     /// moves long where the position is a draw (a win or loss runs to the end).
+    /// Placement positions whose sectors the database lacks are searched.
     pub fn line(&self, pos: &Position, max_draw_plies: usize) -> Result<Line, QueryError> {
         let mut search = OpeningSearch::new(self, Precision::ExactPlies);
-        let mut answer = |p: &Position| match self.answer_from_tables(p) {
-            Err(QueryError::PlacementPhase(_)) => search.answer(p),
-            a => a,
-        };
-        let first = answer(pos)?;
-        let mut steps: Vec<LineStep> = vec![];
-        let mut current = first.clone();
-        loop {
-            let bound = match current.value {
-                Value::Draw => max_draw_plies,
-                _ => usize::MAX,
-            };
-            let Some(best) = current.moves.first() else {
-                break;
-            };
-            if steps.len() >= bound {
-                break;
+        line_with(pos, max_draw_plies, |p: &Position| {
+            match self.answer_from_tables(p) {
+                Err(QueryError::PlacementPhase(_)) => search.answer(p),
+                a => a,
             }
-            steps.push(LineStep {
-                mv: best.mv,
-                position: best.position,
-                value: current.value,
-            });
-            if best.position.mover_below_minimum() {
-                break;
-            }
-            current = answer(&best.position)?;
-        }
-        Ok(Line {
-            position: *pos,
-            value: first.value,
-            steps,
         })
     }
+
+    /// [`Database::line`] from the tables only: a missing placement sector is
+    /// [`QueryError::PlacementPhase`].
+    pub fn line_from_tables(
+        &self,
+        pos: &Position,
+        max_draw_plies: usize,
+    ) -> Result<Line, QueryError> {
+        line_with(pos, max_draw_plies, |p: &Position| {
+            self.answer_from_tables(p)
+        })
+    }
+}
+
+/// The line from `pos`, each position answered by `answer`.
+fn line_with(
+    pos: &Position,
+    max_draw_plies: usize,
+    mut answer: impl FnMut(&Position) -> Result<Answer, QueryError>,
+) -> Result<Line, QueryError> {
+    let first = answer(pos)?;
+    let mut steps: Vec<LineStep> = vec![];
+    let mut current = first.clone();
+    loop {
+        let bound = match current.value {
+            Value::Draw => max_draw_plies,
+            _ => usize::MAX,
+        };
+        let Some(best) = current.moves.first() else {
+            break;
+        };
+        if steps.len() >= bound {
+            break;
+        }
+        steps.push(LineStep {
+            mv: best.mv,
+            position: best.position,
+            value: current.value,
+        });
+        if best.position.mover_below_minimum() {
+            break;
+        }
+        current = answer(&best.position)?;
+    }
+    Ok(Line {
+        position: *pos,
+        value: first.value,
+        steps,
+    })
 }
 
 /// `{"move", "position", "value", "plies"}`, the value for the side to move

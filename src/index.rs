@@ -143,6 +143,54 @@ impl fmt::Display for Subspace {
     }
 }
 
+/// A string that names no subspace or placement sector.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SubspaceParseError(pub String);
+
+impl fmt::Display for SubspaceParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{:?} is not a subspace: write MOVER-OPPONENT stones on board, \
+             {MIN_STONES}..{STONES_PER_SIDE} each (e.g. 7-6), or a placement sector \
+             MOVER-OPPONENT/MOVER_HAND-OPPONENT_HAND (e.g. 4-4/5-5; see `millbase subspaces`)",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for SubspaceParseError {}
+
+/// Reads the form [`Subspace`]'s `Display` writes: `M-O` for a movement
+/// subspace, `M-O/MH-OH` for a placement sector; only subspaces and sectors that
+/// hold positions of the game are accepted.
+impl std::str::FromStr for Subspace {
+    type Err = SubspaceParseError;
+
+    fn from_str(s: &str) -> Result<Subspace, SubspaceParseError> {
+        let numbers = |t: &str| -> Option<(u8, u8)> {
+            let (a, b) = t.split_once('-')?;
+            Some((a.parse().ok()?, b.parse().ok()?))
+        };
+        let parsed = match s.split_once('/') {
+            None => numbers(s).map(|(m, o)| Subspace::movement(m, o)),
+            Some((board, hands)) => numbers(board)
+                .zip(numbers(hands))
+                .map(|((m, o), (mh, oh))| Subspace {
+                    mover: m,
+                    opponent: o,
+                    mover_hand: mh,
+                    opponent_hand: oh,
+                }),
+        };
+        match parsed {
+            Some(sub) if sub.is_movement() && sub.is_valid() => Ok(sub),
+            Some(sub) if Subspace::all_placement().contains(&sub) => Ok(sub),
+            _ => Err(SubspaceParseError(s.to_string())),
+        }
+    }
+}
+
 impl Subspace {
     /// The movement-phase subspace with `mover` and `opponent` stones on board.
     pub const fn movement(mover: u8, opponent: u8) -> Subspace {

@@ -65,6 +65,7 @@ pub mod query;
 pub mod records;
 pub mod report;
 pub mod rules;
+pub mod server;
 pub mod solver;
 pub mod storage;
 pub mod value;

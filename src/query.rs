@@ -129,6 +129,11 @@ impl Database {
         self.dir.path()
     }
 
+    /// The database directory: its files, manifest and subspaces.
+    pub fn dir(&self) -> &DbDir {
+        &self.dir
+    }
+
     /// The rule variant of the database.
     pub fn rules(&self) -> Rules {
         self.dir.rules()

@@ -51,6 +51,11 @@ impl Known {
         self.tables.retain(|s, _| keep.contains(s));
     }
 
+    /// Removes and returns the table of `sub`, if present.
+    pub fn take(&mut self, sub: Subspace) -> Option<Vec<Cell>> {
+        self.tables.remove(&sub)
+    }
+
     /// The table of `sub`, if present.
     pub fn table(&self, sub: Subspace) -> Option<&[Cell]> {
         self.tables.get(&sub).map(|t| t.as_slice())

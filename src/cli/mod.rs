@@ -8,6 +8,7 @@ mod perft;
 mod probe;
 mod progress;
 mod query;
+mod serve;
 mod show;
 mod solve_opening;
 mod stats;
@@ -42,11 +43,12 @@ enum Command {
     Show(show::ShowArgs),
     /// List every legal move and the position after it.
     Moves(moves::MovesArgs),
-    /// Solve the movement phase into a database directory (resumes what is there).
+    /// Solve the game into a database directory (resumes what is there).
     ///
-    /// Subspaces are solved in dependency order, each with its colour swap; each
-    /// finished subspace is written atomically with checksums, so an interrupted run
-    /// loses at most the pair in progress. Rerunning skips finished, valid files.
+    /// The movement subspaces are solved in dependency order, each with its colour
+    /// swap, then the placement sectors (stones in hand); each finished file is
+    /// written atomically with checksums, so an interrupted run loses at most the
+    /// pair or sector in progress. Rerunning skips finished, valid files.
     Generate(generate::GenerateArgs),
     /// Check every stored value against its children by forward move generation.
     ///
@@ -54,15 +56,16 @@ enum Command {
     Verify(verify::VerifyArgs),
     /// The perfect-play value of a position and of every legal move, best first.
     ///
-    /// Movement-phase positions are read from the database. Placement-phase
-    /// positions (stones in hand) are solved by search with the database at the
-    /// leaves: early ones take minutes (the initial position and all its moves need
-    /// the complete database and about 9 GB of memory).
+    /// Read from the database's tables. A position with stones in hand whose
+    /// placement sector the database lacks (built with --movement-only, or by an
+    /// older millbase) is solved by search instead: early ones take minutes and
+    /// several GB.
     Query(query::QueryArgs),
-    /// Solve a placement-phase position (default: the initial position) exactly.
+    /// The value of a placement-phase position (default: the initial position).
     ///
-    /// Alpha-beta search over the placement phase with the movement database at the
-    /// leaves. By default it finds win, draw or loss; --exact also finds the plies.
+    /// Read from the placement tables; with --search (or where the database lacks
+    /// them), found by alpha-beta search over the placement phase with the movement
+    /// tables at the leaves: win, draw or loss, and with --exact also the plies.
     SolveOpening(solve_opening::SolveOpeningArgs),
     /// Win/loss/draw counts, longest plies and file sizes per subspace.
     Stats(stats::StatsArgs),
@@ -91,6 +94,13 @@ enum Command {
     /// a position; each output line is the answer of `query --json`, or
     /// {"input", "error"} for a line that could not be answered.
     Probe(probe::ProbeArgs),
+    /// Serve the web explorer and its JSON API on a database.
+    ///
+    /// Open the printed address in a browser: the board, every move with its
+    /// value, the main line, a board editor, play against perfect play, and
+    /// statistics per subspace. The API (JSON): /api/query?position=POS,
+    /// /api/mainline?position=POS, /api/stats, /api/stats/SECTOR, /api/health.
+    Serve(serve::ServeArgs),
 }
 
 /// `--no-flying`.
@@ -313,6 +323,7 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
         Command::Perft(a) => perft::run(a, out),
         Command::Line(a) => line::run(a, out),
         Command::Probe(a) => probe::run(a, out),
+        Command::Serve(a) => serve::run(a, out),
         Command::Checksums(a) => checksums::run(a, out),
     }
 }

@@ -5,7 +5,6 @@ use clap::Args;
 use millbase::db::DbDir;
 use millbase::index::{Indexer, Subspace};
 use millbase::report::VerifyRow;
-use millbase::rules::{MIN_STONES, STONES_PER_SIDE};
 use millbase::verify::{self, VerifyReport};
 use std::io::Write;
 
@@ -30,33 +29,9 @@ pub struct VerifyArgs {
     sample: u32,
 }
 
-/// Parses a subspace written `M-O` (movement: stones on board, 3..9 each) or a
-/// placement sector `M-O/MH-OH` (stones on board, then in hand).
+/// Parses a subspace `M-O` or a placement sector `M-O/MH-OH`.
 fn parse_subspace(s: &str) -> Result<Subspace, String> {
-    let numbers = |t: &str| -> Option<(u8, u8)> {
-        let (a, b) = t.split_once('-')?;
-        Some((a.parse().ok()?, b.parse().ok()?))
-    };
-    let parsed = match s.split_once('/') {
-        None => numbers(s).map(|(m, o)| Subspace::movement(m, o)),
-        Some((board, hands)) => numbers(board)
-            .zip(numbers(hands))
-            .map(|((m, o), (mh, oh))| Subspace {
-                mover: m,
-                opponent: o,
-                mover_hand: mh,
-                opponent_hand: oh,
-            }),
-    };
-    match parsed {
-        Some(sub) if sub.is_movement() && sub.is_valid() => Ok(sub),
-        Some(sub) if Subspace::all_placement().contains(&sub) => Ok(sub),
-        _ => Err(format!(
-            "{s:?} is not a subspace: write MOVER-OPPONENT stones on board, \
-             {MIN_STONES}..{STONES_PER_SIDE} each (e.g. 7-6), or a placement sector \
-             MOVER-OPPONENT/MOVER_HAND-OPPONENT_HAND (e.g. 4-4/5-5; see `millbase subspaces`)"
-        )),
-    }
+    s.parse::<Subspace>().map_err(|e| e.to_string())
 }
 
 /// The text lines of one subspace's result.

@@ -1,0 +1,335 @@
+//! The explorer in a real browser: headless Chromium, driven over WebDriver
+//! (chromedriver), against `millbase serve` on a `--max-stones 4` database.
+//! Needs `chromium` and `chromedriver` on the PATH (Debian: `apt install
+//! chromium chromium-driver`; `.ci/run` installs them).
+
+mod common;
+
+use common::run;
+use fantoccini::{Client, ClientBuilder, Locator};
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// A child process killed when dropped.
+struct Killed(Child);
+
+impl Drop for Killed {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// Starts `millbase serve` on a free port; returns it and its URL.
+fn serve(db: &std::path::Path) -> (Killed, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_millbase"))
+        .args([
+            "serve",
+            "--db",
+            db.to_str().unwrap(),
+            "--addr",
+            "127.0.0.1:0",
+        ])
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let url = line
+        .split_whitespace()
+        .find(|w| w.starts_with("http://"))
+        .unwrap_or_else(|| panic!("no URL in {line:?}"))
+        .trim_end_matches('/')
+        .to_string();
+    (Killed(child), url)
+}
+
+/// Starts chromedriver on a free port.
+fn chromedriver() -> (Killed, u16) {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let child = Command::new("chromedriver")
+        .arg(format!("--port={port}"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("chromedriver not found: install chromium and chromium-driver (Debian: apt install chromium chromium-driver)");
+    let start = Instant::now();
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "chromedriver did not start"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    (Killed(child), port)
+}
+
+async fn browser(port: u16) -> Client {
+    let caps = serde_json::json!({
+        "goog:chromeOptions": {
+            "args": ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+                     "--no-first-run", "--disable-background-networking",
+                     "--disable-component-update", "--disable-sync",
+                     "--window-size=1000,900"]
+        }
+    });
+    let caps = match caps {
+        serde_json::Value::Object(m) => m,
+        _ => unreachable!(),
+    };
+    ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
+        .capabilities(caps)
+        .connect(&format!("http://127.0.0.1:{port}"))
+        .await
+        .expect("connect to chromedriver")
+}
+
+/// Waits until `f` gives `Some`, for at most 10 s.
+async fn until<T, F, Fut>(what: &str, mut f: F) -> T
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = Option<T>>,
+{
+    let start = Instant::now();
+    loop {
+        if let Some(v) = f().await {
+            return v;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "timed out: {what}"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+async fn text(c: &Client, css: &str) -> String {
+    match c.find(Locator::Css(css)).await {
+        Ok(e) => e.text().await.unwrap_or_default(),
+        Err(_) => String::new(),
+    }
+}
+
+async fn move_rows(c: &Client) -> Vec<String> {
+    let mut out = vec![];
+    for e in c.find_all(Locator::Css("#moves .move")).await.unwrap() {
+        out.push(e.attr("data-move").await.unwrap().unwrap_or_default());
+    }
+    out
+}
+
+/// The position shown, once the page has loaded `want` (or anything when `None`).
+async fn shown(c: &Client, want: Option<&str>) -> String {
+    until("the position shown", || async {
+        let t = text(c, "#position-text").await;
+        let v = text(c, "#value").await;
+        (!v.is_empty() && want.is_none_or(|w| w == t)).then_some(t)
+    })
+    .await
+}
+
+async fn click_point(c: &Client, point: &str) {
+    c.find(Locator::Css(&format!("[data-point=\"{point}\"]")))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+}
+
+/// GET `path` from the server at `url` (plain HTTP/1.0 over a socket): the
+/// JSON body.
+fn api(url: &str, path: &str) -> serde_json::Value {
+    use std::io::{Read, Write};
+    let host = url.trim_start_matches("http://");
+    let mut s = std::net::TcpStream::connect(host).unwrap();
+    write!(s, "GET {path} HTTP/1.0\r\nHost: {host}\r\n\r\n").unwrap();
+    let mut response = String::new();
+    s.read_to_string(&mut response).unwrap();
+    let body = response.split("\r\n\r\n").nth(1).unwrap();
+    serde_json::from_str(body).unwrap()
+}
+
+/// The moves of `position` from the API, as the page should list them.
+fn api_moves(url: &str, position: &str) -> Vec<String> {
+    let q = position.replace(' ', "%20");
+    api(url, &format!("/api/query?position={q}"))["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["move"].as_str().unwrap().to_string())
+        .collect()
+}
+
+async fn set_field(c: &Client, id: &str, value: &str) {
+    let e = c.find(Locator::Id(id)).await.unwrap();
+    e.clear().await.unwrap();
+    e.send_keys(value).await.unwrap();
+    // leaving the field fires its change event
+    c.find(Locator::Id("position-text"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_explorer_in_a_real_browser() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("db");
+    let o = run(&[
+        "generate",
+        "--db",
+        db.to_str().unwrap(),
+        "--max-stones",
+        "4",
+        "--quiet",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let (_server, url) = serve(&db);
+    let (_driver, port) = chromedriver();
+    let c = browser(port).await;
+
+    // the page loads the initial position of the 4-stone game from its URL
+    let start = "........................ w 4 4";
+    c.goto(&format!("{url}/?position={}", start.replace(' ', "%20")))
+        .await
+        .unwrap();
+    assert_eq!(shown(&c, Some(start)).await, start);
+    assert!(text(&c, "#value").await.starts_with("White "));
+    let listed = move_rows(&c).await;
+    assert_eq!(listed.len(), 24, "{listed:?}");
+    let mut from_api = api_moves(&url, start);
+    let mut l = listed.clone();
+    l.sort();
+    from_api.sort();
+    assert_eq!(l, from_api);
+
+    // a legal click plays the move: position, move list and URL follow
+    click_point(&c, "d1").await;
+    let after = ".W...................... b 3 4";
+    assert_eq!(shown(&c, Some(after)).await, after);
+    let url_now = c.current_url().await.unwrap().to_string();
+    assert!(
+        url_now.contains(".W......................%20b%203%204")
+            || url_now.contains(".W......................+b+3+4"),
+        "{url_now}"
+    );
+    assert_eq!(move_rows(&c).await.len(), 23);
+    assert!(text(&c, "#status").await.starts_with("Black to move"));
+
+    // an illegal click (a point already taken) changes nothing
+    click_point(&c, "d1").await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(text(&c, "#position-text").await, after);
+    assert_eq!(c.current_url().await.unwrap().to_string(), url_now);
+
+    // back and forward
+    c.back().await.unwrap();
+    assert_eq!(shown(&c, Some(start)).await, start);
+    c.forward().await.unwrap();
+    assert_eq!(shown(&c, Some(after)).await, after);
+
+    // the best move, by key
+    c.find(Locator::Css("body"))
+        .await
+        .unwrap()
+        .send_keys("b")
+        .await
+        .unwrap();
+    let best = until("the best move played", || async {
+        let t = text(&c, "#position-text").await;
+        (t != after && !text(&c, "#value").await.is_empty()).then_some(t)
+    })
+    .await;
+    assert!(best.ends_with(" w 3 3"), "{best}");
+
+    // the editor: a position set on the board round-trips through the URL
+    c.find(Locator::Id("edit-toggle"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    c.find(Locator::Id("ed-clear"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    set_field(&c, "ed-wh", "0").await;
+    set_field(&c, "ed-bh", "0").await;
+    for p in ["a1", "d1", "g7"] {
+        click_point(&c, p).await; // white
+    }
+    for p in ["a7", "d7", "b2"] {
+        click_point(&c, p).await;
+        click_point(&c, p).await; // black
+    }
+    // a1 d1 g1 b2 ... a7 d7 g7 in the board string's point order
+    let edited = format!("WW.B{}BBW w 0 0", ".".repeat(17));
+    assert_eq!(
+        until("the edited position", || async {
+            let t = text(&c, "#position-text").await;
+            (t == edited).then_some(t)
+        })
+        .await,
+        edited
+    );
+    let edited_url = c.current_url().await.unwrap().to_string();
+    c.find(Locator::Id("ed-done"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    c.goto(&edited_url).await.unwrap();
+    assert_eq!(shown(&c, Some(&edited)).await, edited);
+
+    // the statistics page lists every subspace and sector, and one sector's
+    // histogram and longest positions
+    c.goto(&format!("{url}/stats")).await.unwrap();
+    let rows = until("the statistics table", || async {
+        let n = c
+            .find_all(Locator::Css("#stats-table tbody tr"))
+            .await
+            .map(|v| v.len())
+            .unwrap_or(0);
+        (n > 0).then_some(n)
+    })
+    .await;
+    let sectors = api(&url, "/api/health")["sectors"]
+        .as_array()
+        .unwrap()
+        .len();
+    assert_eq!(rows, sectors);
+    assert!(sectors > 4, "the placement sectors are listed too");
+    c.goto(&format!("{url}/stats?sector=3-3")).await.unwrap();
+    let bars = until("the histogram", || async {
+        let n = c
+            .find_all(Locator::Css("#sector-detail .bars div"))
+            .await
+            .map(|v| v.len())
+            .unwrap_or(0);
+        (n > 0).then_some(n)
+    })
+    .await;
+    assert!(bars > 10, "{bars}");
+    let link = c
+        .find(Locator::Css("#sector-detail .records a"))
+        .await
+        .unwrap();
+    let target = link.text().await.unwrap();
+    link.click().await.unwrap();
+    let pos = target.split(" (").next().unwrap().to_string();
+    assert_eq!(shown(&c, Some(&pos)).await, pos);
+    c.close().await.unwrap();
+}

@@ -1,0 +1,227 @@
+//! The HTTP API of `millbase serve`, request by request through its router:
+//! answers equal the library's, and every bad request, missing sector and
+//! damaged file gets a JSON error with the right status.
+
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
+use http_body_util::BodyExt;
+use millbase::Rules;
+use millbase::db::file_name;
+use millbase::generate::{Silent, generate};
+use millbase::index::{Indexer, Subspace};
+use millbase::plan::Limits;
+use millbase::position::Position;
+use millbase::query::Database;
+use tower::ServiceExt;
+
+fn small_db() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let limits = Limits {
+        max_stones: 4,
+        max_total: 8,
+        placement: true,
+    };
+    generate(
+        dir.path(),
+        Rules::default(),
+        limits,
+        &Indexer::new(),
+        &Silent,
+    )
+    .unwrap();
+    dir
+}
+
+/// GET `uri` from a fresh router on `dir`: status and JSON body.
+async fn get(dir: &std::path::Path, uri: &str) -> (StatusCode, serde_json::Value) {
+    let app = millbase::server::router(Database::open(dir).unwrap());
+    let r = app
+        .oneshot(Request::get(uri).body(Body::empty()).unwrap())
+        .await
+        .unwrap();
+    let status = r.status();
+    let bytes = r.into_body().collect().await.unwrap().to_bytes();
+    let json = serde_json::from_slice(&bytes)
+        .unwrap_or_else(|e| panic!("{uri}: not JSON ({e}): {}", String::from_utf8_lossy(&bytes)));
+    (status, json)
+}
+
+fn q(pos: &str) -> String {
+    pos.replace(' ', "%20")
+}
+
+#[tokio::test]
+async fn answers_are_the_librarys() {
+    let dir = small_db();
+    let db = Database::open(dir.path()).unwrap();
+    for pos in [
+        "........................ w 3 3",
+        "W..B.W..B............... w 1 1",
+        "WW.....BB..........W.B.. w 0 0",
+        "WW.....BB..........W.B.. b 0 0",
+    ] {
+        let (status, v) = get(dir.path(), &format!("/api/query?position={}", q(pos))).await;
+        assert_eq!(status, StatusCode::OK, "{pos}: {v}");
+        let want = serde_json::to_value(db.answer(&pos.parse().unwrap()).unwrap()).unwrap();
+        assert_eq!(v, want, "{pos}");
+        assert_eq!(v["source"], "table");
+        let (status, line) = get(dir.path(), &format!("/api/mainline?position={}", q(pos))).await;
+        assert_eq!(status, StatusCode::OK);
+        let want = serde_json::to_value(db.line(&pos.parse().unwrap(), 40).unwrap()).unwrap();
+        assert_eq!(line, want, "{pos}");
+    }
+    let (status, line) = get(
+        dir.path(),
+        &format!(
+            "/api/mainline?position={}&max_plies=3",
+            q("........................ w 4 4")
+        ),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(line["value"], "draw");
+    assert_eq!(line["line"].as_array().unwrap().len(), 3);
+}
+
+#[tokio::test]
+async fn health_and_statistics() {
+    let dir = small_db();
+    let (status, h) = get(dir.path(), "/api/health").await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(h["rules"], "flying");
+    let present = millbase::db::DbDir::open(dir.path()).unwrap().present();
+    let names: Vec<String> = present.iter().map(|s| s.to_string()).collect();
+    assert_eq!(h["sectors"], serde_json::json!(names));
+    let (status, rows) = get(dir.path(), "/api/stats").await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(rows.as_array().unwrap().len(), present.len());
+    // one sector: counts from its header, a histogram that adds up to them,
+    // and longest positions with the plies the database gives them
+    let (status, r) = get(dir.path(), "/api/stats/3-4/1-0").await;
+    assert_eq!(status, StatusCode::OK, "{r}");
+    let n = |v: &serde_json::Value| v.as_u64().unwrap();
+    let sum = |k: &str| -> u64 {
+        r["histogram"][k]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| n(&p[1]))
+            .sum()
+    };
+    assert_eq!(sum("wins"), n(&r["counts"]["wins"]));
+    assert_eq!(sum("losses"), n(&r["counts"]["losses"]));
+    assert_eq!(n(&r["histogram"]["draws"]), n(&r["counts"]["draws"]));
+    let db = Database::open(dir.path()).unwrap();
+    for rec in r["longest_wins"].as_array().unwrap() {
+        let pos: Position = rec["position"].as_str().unwrap().parse().unwrap();
+        assert_eq!(
+            db.probe(&pos).unwrap().plies().map(u64::from),
+            rec["plies"].as_u64()
+        );
+    }
+}
+
+#[tokio::test]
+async fn bad_requests_are_json_errors_that_name_the_problem() {
+    let dir = small_db();
+    let long = format!("/api/query?position={}", "W".repeat(600));
+    let cases: Vec<(String, StatusCode, &str)> = vec![
+        ("/api/query".into(), StatusCode::BAD_REQUEST, "position"),
+        (
+            "/api/query?position=xyz".into(),
+            StatusCode::BAD_REQUEST,
+            "4 fields",
+        ),
+        (
+            format!(
+                "/api/query?position={}",
+                q("WWWW.................... w 0 0")
+            ),
+            StatusCode::BAD_REQUEST,
+            "position",
+        ),
+        (
+            format!(
+                "/api/query?position={}&counter=5",
+                q("WW.....BB..........W.B.. w 0 0")
+            ),
+            StatusCode::BAD_REQUEST,
+            "counter",
+        ),
+        (
+            format!(
+                "/api/mainline?position={}&max_plies=x",
+                q("WW.....BB..........W.B.. w 0 0")
+            ),
+            StatusCode::BAD_REQUEST,
+            "max_plies",
+        ),
+        (
+            "/api/query?position=%FF%FE".into(),
+            StatusCode::BAD_REQUEST,
+            "position",
+        ),
+        (long, StatusCode::URI_TOO_LONG, "at most"),
+        // a position whose subspace the database lacks
+        (
+            format!(
+                "/api/query?position={}",
+                q("WWWWWW....BBBBBB........ w 0 0")
+            ),
+            StatusCode::NOT_FOUND,
+            "6-6",
+        ),
+        // and a placement sector it lacks
+        (
+            format!(
+                "/api/query?position={}",
+                q("........................ w 9 9")
+            ),
+            StatusCode::NOT_FOUND,
+            "0-0/9-9",
+        ),
+        ("/api/stats/9-9".into(), StatusCode::NOT_FOUND, "9-9"),
+        (
+            "/api/stats/banana".into(),
+            StatusCode::BAD_REQUEST,
+            "banana",
+        ),
+        ("/api/nothing".into(), StatusCode::NOT_FOUND, "no such"),
+    ];
+    for (uri, status, needle) in cases {
+        let (got, v) = get(dir.path(), &uri).await;
+        assert_eq!(got, status, "{uri}: {v}");
+        let e = v["error"].as_str().unwrap_or_else(|| panic!("{uri}: {v}"));
+        assert!(e.contains(needle), "{uri}: {e}");
+    }
+}
+
+#[tokio::test]
+async fn a_damaged_file_is_a_500_naming_it() {
+    let dir = small_db();
+    let sector = Subspace {
+        mover: 1,
+        opponent: 1,
+        mover_hand: 2,
+        opponent_hand: 2,
+    };
+    let path = dir.path().join(file_name(sector));
+    let mut bytes = std::fs::read(&path).unwrap();
+    bytes[20] ^= 1; // the header
+    std::fs::write(&path, &bytes).unwrap();
+    let pos = "W.......B............... w 2 2";
+    assert_eq!(Subspace::of(&pos.parse().unwrap()), sector);
+    let (status, v) = get(dir.path(), &format!("/api/query?position={}", q(pos))).await;
+    assert_eq!(status, StatusCode::INTERNAL_SERVER_ERROR, "{v}");
+    assert!(
+        v["error"].as_str().unwrap().contains(&file_name(sector)),
+        "{v}"
+    );
+    // the server keeps answering other positions
+    let (status, _) = get(
+        dir.path(),
+        "/api/query?position=WW.....BB..........W.B..%20w%200%200",
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+}
