@@ -225,3 +225,60 @@ async fn a_damaged_file_is_a_500_naming_it() {
     .await;
     assert_eq!(status, StatusCode::OK);
 }
+
+#[test]
+fn serve_listens_on_loopback_and_stops_cleanly_on_ctrl_c() {
+    use std::io::{BufRead, BufReader, Read, Write};
+    let dir = small_db();
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_millbase"))
+        .args([
+            "serve",
+            "--db",
+            dir.path().to_str().unwrap(),
+            "--addr",
+            "127.0.0.1:0",
+        ])
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let host = line
+        .split_whitespace()
+        .find_map(|w| w.strip_prefix("http://"))
+        .unwrap()
+        .trim_end_matches('/')
+        .to_string();
+    assert!(host.starts_with("127.0.0.1:"), "{line}");
+    // a request naming a file path is only a malformed sector
+    let mut s = std::net::TcpStream::connect(&host).unwrap();
+    write!(
+        s,
+        "GET /api/stats/..%2F..%2Fetc%2Fpasswd HTTP/1.0\r\nHost: {host}\r\n\r\n"
+    )
+    .unwrap();
+    let mut response = String::new();
+    s.read_to_string(&mut response).unwrap();
+    assert!(response.starts_with("HTTP/1.0 400"), "{response}");
+    assert!(!response.contains("root:"), "{response}");
+    // Ctrl-C: the server stops and exits 0
+    let kill = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(kill.success());
+    let start = std::time::Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            assert!(status.success(), "{status}");
+            break;
+        }
+        assert!(
+            start.elapsed() < std::time::Duration::from_secs(10),
+            "still running 10 s after Ctrl-C"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+}
