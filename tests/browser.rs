@@ -252,6 +252,51 @@ async fn the_explorer_in_a_real_browser() {
     .await;
     assert!(best.ends_with(" w 3 3"), "{best}");
 
+    // the main line: each step opens its position
+    c.find(Locator::Id("mainline-button"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    let steps = until("the main line", || async {
+        let v = c
+            .find_all(Locator::Css("#mainline li"))
+            .await
+            .unwrap_or_default();
+        (!v.is_empty()).then_some(v)
+    })
+    .await;
+    assert!(steps.len() > 1);
+    // play against perfect play as White: Black answers at once
+    let before = text(&c, "#position-text").await;
+    c.find(Locator::Id("versus"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    let first = move_rows(&c).await[0].clone();
+    c.find(Locator::Css(&format!("#moves [data-move=\"{first}\"]")))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    let answered = until("the computer's answer", || async {
+        let t = text(&c, "#position-text").await;
+        (t != before && t.split(' ').nth(1) == Some("w") && !text(&c, "#value").await.is_empty())
+            .then_some(t)
+    })
+    .await;
+    assert!(answered.ends_with(" w 2 2"), "{answered}");
+    c.find(Locator::Id("versus"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+
     // the editor: a position set on the board round-trips through the URL
     c.find(Locator::Id("edit-toggle"))
         .await

@@ -263,6 +263,20 @@ fn serve_listens_on_loopback_and_stops_cleanly_on_ctrl_c() {
     s.read_to_string(&mut response).unwrap();
     assert!(response.starts_with("HTTP/1.0 400"), "{response}");
     assert!(!response.contains("root:"), "{response}");
+    // a malformed HTTP request gets an answer and a closed connection, not a
+    // hung one
+    let mut s = std::net::TcpStream::connect(&host).unwrap();
+    s.set_read_timeout(Some(std::time::Duration::from_secs(10)))
+        .unwrap();
+    s.write_all(b"\x00\x01garbage \r\n\r\n").unwrap();
+    let mut response = vec![];
+    s.read_to_end(&mut response)
+        .expect("the server closes a malformed request's connection");
+    let text = String::from_utf8_lossy(&response);
+    assert!(
+        text.is_empty() || text.starts_with("HTTP/1.1 400"),
+        "{text}"
+    );
     // Ctrl-C: the server stops and exits 0
     let kill = std::process::Command::new("kill")
         .args(["-INT", &child.id().to_string()])
