@@ -6,7 +6,7 @@ use crate::index::{Indexer, Subspace};
 use crate::placement;
 use crate::plan::{Limits, all_sectors, all_subspaces, placement_plan, plan};
 use crate::rules::Rules;
-use crate::solver::{self, Known, Progress};
+use crate::solver::{self, Known, Progress, Solved};
 use crate::storage::{self, Encoding, StorageError, Table};
 use crate::value::Counts;
 use std::path::Path;
@@ -27,6 +27,37 @@ pub struct Report {
     pub peak_bytes: u64,
     /// Size of its file.
     pub file_bytes: u64,
+}
+
+impl Report {
+    /// The report of a subspace whose valid file `t` is there already.
+    fn already_there(t: &Table) -> Report {
+        Report {
+            subspace: t.header.subspace,
+            skipped: true,
+            counts: t.header.counts,
+            seconds: 0.0,
+            peak_bytes: 0,
+            file_bytes: t.file_len(),
+        }
+    }
+
+    /// Writes the file of `s`, solved in `seconds` at a peak of `peak_bytes`.
+    fn written(
+        db: &DbDir,
+        s: &Solved,
+        seconds: f64,
+        peak_bytes: u64,
+    ) -> Result<Report, StorageError> {
+        Ok(Report {
+            subspace: s.subspace,
+            skipped: false,
+            counts: s.counts,
+            seconds,
+            peak_bytes,
+            file_bytes: db.write_table(s.subspace, &s.cells, s.counts)?,
+        })
+    }
 }
 
 /// Peak resident memory of this process since the last [`reset_peak_memory`], in
@@ -159,14 +190,7 @@ pub fn generate(
             .collect();
         if let Some(tables) = opened.into_iter().collect::<Option<Vec<Table>>>() {
             for t in tables {
-                let r = Report {
-                    subspace: t.header.subspace,
-                    skipped: true,
-                    counts: t.header.counts,
-                    seconds: 0.0,
-                    peak_bytes: 0,
-                    file_bytes: t.file_len(),
-                };
+                let r = Report::already_there(&t);
                 observer.finished(&r);
                 reports.push(r);
             }
@@ -186,15 +210,7 @@ pub fn generate(
                 // the pair it is the removal table of needs its plies
                 db.write_work_table(s.subspace, &s.cells, s.counts)?;
             }
-            let file_bytes = db.write_table(s.subspace, &s.cells, s.counts)?;
-            let r = Report {
-                subspace: s.subspace,
-                skipped: false,
-                counts: s.counts,
-                seconds,
-                peak_bytes,
-                file_bytes,
-            };
+            let r = Report::written(&db, &s, seconds, peak_bytes)?;
             observer.finished(&r);
             reports.push(r);
         }
@@ -206,14 +222,7 @@ pub fn generate(
     for sector in placement_plan(limits) {
         match open_checked(&db, sector) {
             Ok(t) => {
-                let r = Report {
-                    subspace: sector,
-                    skipped: true,
-                    counts: t.header.counts,
-                    seconds: 0.0,
-                    peak_bytes: 0,
-                    file_bytes: t.file_len(),
-                };
+                let r = Report::already_there(&t);
                 observer.finished(&r);
                 reports.push(r);
                 continue;
@@ -234,15 +243,7 @@ pub fn generate(
         let s = placement::solve_sector(ix, sector, &known, observer)?;
         let seconds = start.elapsed().as_secs_f64();
         let peak_bytes = peak_memory();
-        let file_bytes = db.write_table(sector, &s.cells, s.counts)?;
-        let r = Report {
-            subspace: sector,
-            skipped: false,
-            counts: s.counts,
-            seconds,
-            peak_bytes,
-            file_bytes,
-        };
+        let r = Report::written(&db, &s, seconds, peak_bytes)?;
         observer.finished(&r);
         reports.push(r);
         if !observer.keep_going() {

@@ -5,47 +5,10 @@
 
 mod common;
 
-use common::run;
+use common::{Killed, run, serve};
 use fantoccini::{Client, ClientBuilder, Locator};
-use std::io::{BufRead, BufReader};
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
-
-/// A child process killed when dropped.
-struct Killed(Child);
-
-impl Drop for Killed {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-/// Starts `millbase serve` on a free port; returns it and its URL.
-fn serve(db: &std::path::Path) -> (Killed, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_millbase"))
-        .args([
-            "serve",
-            "--db",
-            db.to_str().unwrap(),
-            "--addr",
-            "127.0.0.1:0",
-        ])
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let url = line
-        .split_whitespace()
-        .find(|w| w.starts_with("http://"))
-        .unwrap_or_else(|| panic!("no URL in {line:?}"))
-        .trim_end_matches('/')
-        .to_string();
-    (Killed(child), url)
-}
 
 /// Starts chromedriver on a free port.
 fn chromedriver() -> (Killed, u16) {
@@ -117,6 +80,15 @@ async fn text(c: &Client, css: &str) -> String {
     }
 }
 
+/// The number of elements `css` finds, once there is at least one.
+async fn count(c: &Client, what: &str, css: &str) -> usize {
+    until(what, || async {
+        let n = c.find_all(Locator::Css(css)).await.map_or(0, |v| v.len());
+        (n > 0).then_some(n)
+    })
+    .await
+}
+
 async fn move_rows(c: &Client) -> Vec<String> {
     let mut out = vec![];
     for e in c.find_all(Locator::Css("#moves .move")).await.unwrap() {
@@ -133,6 +105,15 @@ async fn shown(c: &Client, want: Option<&str>) -> String {
         (!v.is_empty() && want.is_none_or(|w| w == t)).then_some(t)
     })
     .await
+}
+
+async fn click_id(c: &Client, id: &str) {
+    c.find(Locator::Id(id))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
 }
 
 async fn click_point(c: &Client, point: &str) {
@@ -173,12 +154,7 @@ async fn set_field(c: &Client, id: &str, value: &str) {
     e.clear().await.unwrap();
     e.send_keys(value).await.unwrap();
     // leaving the field fires its change event
-    c.find(Locator::Id("position-text"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    click_id(c, "position-text").await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -194,7 +170,8 @@ async fn the_explorer_in_a_real_browser() {
         "--quiet",
     ]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let (_server, url) = serve(&db);
+    let (_server, host) = serve(&db);
+    let url = format!("http://{host}");
     let (_driver, port) = chromedriver();
     let c = browser(port).await;
 
@@ -253,29 +230,11 @@ async fn the_explorer_in_a_real_browser() {
     assert!(best.ends_with(" w 3 3"), "{best}");
 
     // the main line: each step opens its position
-    c.find(Locator::Id("mainline-button"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
-    let steps = until("the main line", || async {
-        let v = c
-            .find_all(Locator::Css("#mainline li"))
-            .await
-            .unwrap_or_default();
-        (!v.is_empty()).then_some(v)
-    })
-    .await;
-    assert!(steps.len() > 1);
+    click_id(&c, "mainline-button").await;
+    assert!(count(&c, "the main line", "#mainline li").await > 1);
     // play against perfect play as White: Black answers at once
     let before = text(&c, "#position-text").await;
-    c.find(Locator::Id("versus"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    click_id(&c, "versus").await;
     let first = move_rows(&c).await[0].clone();
     c.find(Locator::Css(&format!("#moves [data-move=\"{first}\"]")))
         .await
@@ -290,26 +249,11 @@ async fn the_explorer_in_a_real_browser() {
     })
     .await;
     assert!(answered.ends_with(" w 2 2"), "{answered}");
-    c.find(Locator::Id("versus"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    click_id(&c, "versus").await;
 
     // the editor: a position set on the board round-trips through the URL
-    c.find(Locator::Id("edit-toggle"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
-    c.find(Locator::Id("ed-clear"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    click_id(&c, "edit-toggle").await;
+    click_id(&c, "ed-clear").await;
     set_field(&c, "ed-wh", "0").await;
     set_field(&c, "ed-bh", "0").await;
     for p in ["a1", "d1", "g7"] {
@@ -330,27 +274,14 @@ async fn the_explorer_in_a_real_browser() {
         edited
     );
     let edited_url = c.current_url().await.unwrap().to_string();
-    c.find(Locator::Id("ed-done"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    click_id(&c, "ed-done").await;
     c.goto(&edited_url).await.unwrap();
     assert_eq!(shown(&c, Some(&edited)).await, edited);
 
     // the statistics page lists every subspace and sector, and one sector's
     // histogram and longest positions
     c.goto(&format!("{url}/stats")).await.unwrap();
-    let rows = until("the statistics table", || async {
-        let n = c
-            .find_all(Locator::Css("#stats-table tbody tr"))
-            .await
-            .map(|v| v.len())
-            .unwrap_or(0);
-        (n > 0).then_some(n)
-    })
-    .await;
+    let rows = count(&c, "the statistics table", "#stats-table tbody tr").await;
     let sectors = api(&url, "/api/health")["sectors"]
         .as_array()
         .unwrap()
@@ -358,15 +289,7 @@ async fn the_explorer_in_a_real_browser() {
     assert_eq!(rows, sectors);
     assert!(sectors > 4, "the placement sectors are listed too");
     c.goto(&format!("{url}/stats?sector=3-3")).await.unwrap();
-    let bars = until("the histogram", || async {
-        let n = c
-            .find_all(Locator::Css("#sector-detail .bars div"))
-            .await
-            .map(|v| v.len())
-            .unwrap_or(0);
-        (n > 0).then_some(n)
-    })
-    .await;
+    let bars = count(&c, "the histogram", "#sector-detail .bars div").await;
     assert!(bars > 10, "{bars}");
     let link = c
         .find(Locator::Css("#sector-detail .records a"))

@@ -2,6 +2,8 @@
 //! answers equal the library's, and every bad request, missing sector and
 //! damaged file gets a JSON error with the right status.
 
+mod common;
+
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
 use http_body_util::BodyExt;
@@ -228,30 +230,10 @@ async fn a_damaged_file_is_a_500_naming_it() {
 
 #[test]
 fn serve_listens_on_loopback_and_stops_cleanly_on_ctrl_c() {
-    use std::io::{BufRead, BufReader, Read, Write};
+    use std::io::{Read, Write};
     let dir = small_db();
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_millbase"))
-        .args([
-            "serve",
-            "--db",
-            dir.path().to_str().unwrap(),
-            "--addr",
-            "127.0.0.1:0",
-        ])
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let host = line
-        .split_whitespace()
-        .find_map(|w| w.strip_prefix("http://"))
-        .unwrap()
-        .trim_end_matches('/')
-        .to_string();
-    assert!(host.starts_with("127.0.0.1:"), "{line}");
+    let (mut server, host) = common::serve(dir.path());
+    assert!(host.starts_with("127.0.0.1:"), "{host}");
     // a request naming a file path is only a malformed sector
     let mut s = std::net::TcpStream::connect(&host).unwrap();
     write!(
@@ -279,13 +261,13 @@ fn serve_listens_on_loopback_and_stops_cleanly_on_ctrl_c() {
     );
     // Ctrl-C: the server stops and exits 0
     let kill = std::process::Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
+        .args(["-INT", &server.0.id().to_string()])
         .status()
         .unwrap();
     assert!(kill.success());
     let start = std::time::Instant::now();
     loop {
-        if let Some(status) = child.try_wait().unwrap() {
+        if let Some(status) = server.0.try_wait().unwrap() {
             assert!(status.success(), "{status}");
             break;
         }

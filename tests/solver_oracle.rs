@@ -11,7 +11,7 @@ mod brute;
 mod common;
 mod naive;
 
-use brute::{Brute, Minimax, Placement, Sector, all_sets, binom};
+use brute::{Brute, Minimax, Placement, Sector, all_sets, binom, sector_position};
 use common::run;
 use millbase::Rules;
 use millbase::index::Indexer;
@@ -148,13 +148,7 @@ fn check_variant(rules: Rules) {
                 opps.iter()
                     .filter(move |&&os| os & ms == 0)
                     .filter_map(move |&os| {
-                        let pos = Position {
-                            mover: ms,
-                            opponent: os,
-                            mover_hand: mh,
-                            opponent_hand: oh,
-                            side: if mh > oh { Color::Black } else { Color::White },
-                        };
+                        let pos = sector_position((m, o, mh, oh), ms, os);
                         let stored = cells[ix.rank(ms, os) as usize].value();
                         let want = placement.value(&pos);
                         (stored != Some(want))

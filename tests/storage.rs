@@ -193,29 +193,25 @@ fn a_missing_placement_sector_is_named_and_searched() {
         (searched.value, searched.moves.clone()),
         (want.value, want.moves.clone())
     );
-    let o = run(&[
-        "query",
-        "--db",
-        dir.path().to_str().unwrap(),
-        &pos.to_string(),
-        "--json",
-    ]);
-    assert!(o.status.success());
-    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let query = || {
+        let o = run(&[
+            "query",
+            "--db",
+            dir.path().to_str().unwrap(),
+            &pos.to_string(),
+            "--json",
+        ]);
+        assert!(o.status.success());
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        (v, String::from_utf8_lossy(&o.stderr).to_string())
+    };
+    let (v, stderr) = query();
     assert_eq!(v["source"], "search");
     assert_eq!(v["value"], want.value.name());
-    assert!(String::from_utf8_lossy(&o.stderr).contains(&sector.to_string()));
+    assert!(stderr.contains(&sector.to_string()), "{stderr}");
     // generate builds the missing sector again: answers come from the table
     generate_small(dir.path(), Rules::default()).unwrap();
-    let o = run(&[
-        "query",
-        "--db",
-        dir.path().to_str().unwrap(),
-        &pos.to_string(),
-        "--json",
-    ]);
-    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
-    assert_eq!(v["source"], "table");
+    assert_eq!(query().0["source"], "table");
 }
 
 #[test]

@@ -304,6 +304,18 @@ pub type Sector = (u32, u32, u8, u8);
 const UNSET: i16 = -1;
 const DRAWN: i16 = -2;
 
+/// The position of `sector` with the stone sets `m` and `o`: Black is to move
+/// exactly when it has one stone more in hand (White places first).
+pub fn sector_position((_, _, mh, oh): Sector, m: u32, o: u32) -> Position {
+    Position {
+        mover: m,
+        opponent: o,
+        mover_hand: mh,
+        opponent_hand: oh,
+        side: if mh > oh { Color::Black } else { Color::White },
+    }
+}
+
 /// Exact values of every placement-phase position of the game where each side
 /// starts with `n` stones, by backward induction over the sectors in order of
 /// the stones left to place (placements never recur), movement-phase values from
@@ -342,7 +354,7 @@ impl<'a> Placement<'a> {
             tables: HashMap::new(),
         };
         for sector in Placement::sectors(n) {
-            let (m, o, mh, oh) = sector;
+            let (m, o, _, _) = sector;
             let movers = all_sets(m);
             let opps = all_sets(o);
             let width = opps.len();
@@ -354,14 +366,7 @@ impl<'a> Placement<'a> {
                         if ms & os != 0 {
                             return UNSET;
                         }
-                        let pos = Position {
-                            mover: ms,
-                            opponent: os,
-                            mover_hand: mh,
-                            opponent_hand: oh,
-                            side: if mh > oh { Color::Black } else { Color::White },
-                        };
-                        p.plies_from_children(&pos)
+                        p.plies_from_children(&sector_position(sector, ms, os))
                     })
                 })
                 .collect();

@@ -3,6 +3,7 @@
 use std::process::{Command, Output};
 
 /// Runs `millbase` with `args` and waits for it.
+#[allow(dead_code)]
 pub fn run<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_millbase"))
         .args(args)
@@ -19,4 +20,44 @@ pub fn spawn_silent(args: &[&str]) -> std::process::Child {
         .stderr(std::process::Stdio::null())
         .spawn()
         .expect("start millbase")
+}
+
+/// A child process killed when dropped.
+#[allow(dead_code)]
+pub struct Killed(pub std::process::Child);
+
+impl Drop for Killed {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// Starts `millbase serve` on `db` on a free loopback port: the process and
+/// the `HOST:PORT` it printed.
+#[allow(dead_code)]
+pub fn serve(db: &std::path::Path) -> (Killed, String) {
+    use std::io::{BufRead, BufReader};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_millbase"))
+        .args([
+            "serve",
+            "--db",
+            db.to_str().unwrap(),
+            "--addr",
+            "127.0.0.1:0",
+        ])
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("start millbase serve");
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let host = line
+        .split_whitespace()
+        .find_map(|w| w.strip_prefix("http://"))
+        .unwrap_or_else(|| panic!("no address in {line:?}"))
+        .trim_end_matches('/')
+        .to_string();
+    (Killed(child), host)
 }
