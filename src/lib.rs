@@ -52,6 +52,7 @@
 
 pub mod answer;
 pub mod children;
+pub mod counter;
 pub mod db;
 pub mod generate;
 pub mod geometry;

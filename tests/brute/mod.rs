@@ -302,7 +302,7 @@ impl<'a> Minimax<'a> {
 pub type Sector = (u32, u32, u8, u8);
 
 const UNSET: i16 = -1;
-const DRAWN: i16 = -2;
+const DRAWN_PLIES: i16 = -2;
 
 /// The position of `sector` with the stone sets `m` and `o`: Black is to move
 /// exactly when it has one stone more in hand (White places first).
@@ -376,7 +376,7 @@ impl<'a> Placement<'a> {
         p
     }
 
-    /// Plies (odd: win, even: loss) or [`DRAWN`] of `pos` from its children.
+    /// Plies (odd: win, even: loss) or [`DRAWN_PLIES`] of `pos` from its children.
     fn plies_from_children(&self, pos: &Position) -> i16 {
         let (mut fastest_win, mut draw, mut slowest_loss) = (None::<i16>, false, None::<i16>);
         for (_, child) in Naive::successors(pos, self.brute.rules.flying) {
@@ -391,7 +391,7 @@ impl<'a> Placement<'a> {
             }
         }
         fastest_win.unwrap_or(if draw {
-            DRAWN
+            DRAWN_PLIES
         } else {
             slowest_loss.unwrap_or(0)
         })
@@ -415,10 +415,198 @@ impl<'a> Placement<'a> {
         let width = binom(24, sector.1);
         let slot = self.brute.rank(pos.mover) * width + self.brute.rank(pos.opponent);
         match table[slot as usize] {
-            DRAWN => Value::Draw,
+            DRAWN_PLIES => Value::Draw,
             UNSET => panic!("{pos}: not solved"),
             p if p % 2 == 1 => Value::Win(p as u16),
             p => Value::Loss(p as u16),
         }
+    }
+}
+
+/// An outcome under the no-removal rule at one counter: win, draw or loss
+/// for the side to move.
+pub type Outcome = i8;
+pub const WON: Outcome = 1;
+pub const DRAWN: Outcome = 0;
+pub const LOST: Outcome = -1;
+
+/// The outcome for the side to move from its children's outcomes.
+fn outcome_of(children: impl IntoIterator<Item = Outcome>) -> Outcome {
+    let mut best = None;
+    for c in children {
+        best = Some(best.map_or(-c, |b: Outcome| b.max(-c)));
+    }
+    best.unwrap_or(LOST)
+}
+
+/// Every position of the game with 3 stones a side (movement and placement)
+/// at every counter `0 <= c < limit`, under the no-removal rule, by plain
+/// backward induction over explicit (position, counter) states with the moves
+/// of the naive rules: a ply with a removal leads to counter 0, one without to
+/// `c + 1`, and reaching `limit` that way draws unless the ply left the
+/// opponent without a move. Calls `check(position, counter, outcome)` for
+/// every state, but in the movement phase only down to the counter below
+/// which the outcomes stop changing (a counter's outcomes follow from the next
+/// one's alone, so equal layers stay equal), and at counter 0.
+pub fn counter_outcomes_3(
+    rules: Rules,
+    limit: u16,
+    check: &(dyn Fn(&Position, u16, Outcome) + Sync),
+) {
+    let b = Brute::new(rules);
+    let width = binom(24, 3) as usize;
+    let slot = |m: u32, o: u32| (b.rank(m) * binom(24, o.count_ones()) + b.rank(o)) as usize;
+    // movement 3-3: per position, its non-removing children, whether a move
+    // removes (the opponent is then left with 2 stones: won at any counter),
+    // and whether it has a move at all
+    struct Node {
+        mover: u32,
+        opponent: u32,
+        kids: Vec<u32>,
+        removes: bool,
+        moves: bool,
+    }
+    let sets = all_sets(3);
+    let nodes: Vec<Node> = sets
+        .par_iter()
+        .flat_map_iter(|&m| {
+            let sets = &sets;
+            sets.iter().filter(move |&&o| o & m == 0).map(move |&o| {
+                let list = Naive::successors(&movement(m, o), rules.flying);
+                Node {
+                    mover: m,
+                    opponent: o,
+                    removes: list.iter().any(|c| c.0),
+                    moves: !list.is_empty(),
+                    kids: list
+                        .iter()
+                        .filter(|c| !c.0)
+                        .map(|(_, c)| slot(c.mover, c.opponent) as u32)
+                        .collect(),
+                }
+            })
+        })
+        .collect();
+    let mut index = vec![u32::MAX; width * width];
+    for (k, n) in nodes.iter().enumerate() {
+        index[slot(n.mover, n.opponent)] = k as u32;
+    }
+    // at counter `limit` (reached without a removal) every game is drawn but
+    // for a side left without a move
+    let at_limit: Vec<Outcome> = nodes
+        .iter()
+        .map(|n| if n.moves { DRAWN } else { LOST })
+        .collect();
+    // layers[j]: the outcomes at counter limit - 1 - j, down to the stable one
+    let mut layers: Vec<Vec<Outcome>> = vec![];
+    for c in (0..limit).rev() {
+        let above = layers.last().unwrap_or(&at_limit);
+        let layer: Vec<Outcome> = nodes
+            .par_iter()
+            .map(|n| {
+                if n.removes {
+                    WON
+                } else if !n.moves {
+                    LOST
+                } else {
+                    outcome_of(n.kids.iter().map(|&s| above[index[s as usize] as usize]))
+                }
+            })
+            .collect();
+        let stable = c + 1 < limit && layer == *above;
+        nodes.par_iter().zip(&layer).for_each(|(n, &v)| {
+            check(&movement(n.mover, n.opponent), c, v);
+        });
+        layers.push(layer);
+        if stable {
+            if c > 0 {
+                nodes
+                    .par_iter()
+                    .zip(layers.last().unwrap())
+                    .for_each(|(n, &v)| {
+                        check(&movement(n.mover, n.opponent), 0, v);
+                    });
+            }
+            break;
+        }
+    }
+    // a child of a placement: the end of the game, a movement position (node),
+    // or a placement position (its sector's table, from its first counter)
+    enum Child<'t> {
+        Lost,
+        Movement(usize),
+        Placement(&'t [Outcome]),
+    }
+    let movement_at = |k: usize, counter: u16| -> Outcome {
+        if counter >= limit {
+            return at_limit[k];
+        }
+        let j = ((limit - 1 - counter) as usize).min(layers.len() - 1);
+        layers[j][k]
+    };
+    let per = limit as usize;
+    // the placement sectors, fewest stones in hand first: per sector, the
+    // outcome of every (position, counter)
+    let mut tables: HashMap<Sector, Vec<Outcome>> = HashMap::new();
+    for sector in Placement::sectors(3) {
+        let (m, o, _, _) = sector;
+        let (movers, opps) = (all_sets(m), all_sets(o));
+        let resolve = |child: &Position| -> Child<'_> {
+            if child.mover_total() < 3 {
+                return Child::Lost;
+            }
+            if child.mover_hand == 0 && child.opponent_hand == 0 {
+                return Child::Movement(index[slot(child.mover, child.opponent)] as usize);
+            }
+            let s = (
+                child.mover.count_ones(),
+                child.opponent.count_ones(),
+                child.mover_hand,
+                child.opponent_hand,
+            );
+            let i = slot(child.mover, child.opponent);
+            Child::Placement(&tables[&s][i * per..(i + 1) * per])
+        };
+        let at = |child: &Child<'_>, counter: u16| -> Outcome {
+            match child {
+                Child::Lost => LOST,
+                Child::Movement(k) => movement_at(*k, counter),
+                // placements never leave the opponent without a move
+                Child::Placement(_) if counter >= limit => DRAWN,
+                Child::Placement(t) => t[counter as usize],
+            }
+        };
+        let table: Vec<Outcome> = movers
+            .par_iter()
+            .flat_map_iter(|&ms| {
+                let (opps, resolve, at) = (&opps, &resolve, &at);
+                opps.iter().flat_map(move |&os| {
+                    let pos = sector_position(sector, ms, os);
+                    let kids: Vec<(bool, Child<'_>)> = if ms & os == 0 {
+                        Naive::successors(&pos, rules.flying)
+                            .iter()
+                            .map(|(removed, child)| (*removed, resolve(child)))
+                            .collect()
+                    } else {
+                        vec![]
+                    };
+                    (0..limit)
+                        .map(|c| {
+                            if ms & os != 0 {
+                                return DRAWN;
+                            }
+                            let v = outcome_of(
+                                kids.iter()
+                                    .map(|(removed, k)| at(k, if *removed { 0 } else { c + 1 })),
+                            );
+                            check(&pos, c, v);
+                            v
+                        })
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        assert_eq!(table.len(), movers.len() * opps.len() * per);
+        tables.insert(sector, table);
     }
 }

@@ -1,0 +1,152 @@
+//! Values under the no-removal rule (`docs/RULES.md`): a ply without a
+//! removal that brings the counter of plies since the last removal to the move
+//! limit `L` draws the game, unless that ply ended it otherwise.
+//!
+//! As in chess's DTZ50, one number per position serves every counter: the
+//! *distance* of a position is the number of plies to the next removal or the
+//! end of the game on the winner's fastest path that keeps the win under the
+//! rule (the loser's longest), or none when the winner cannot convert within
+//! `L` plies. At counter `c` a position wins (loses) under the rule exactly
+//! when its distance fits in `L - c`; otherwise a win is a *cursed win* and a
+//! loss a *blessed loss*, both draws under the rule.
+//!
+//! The distances come from the engine's own solvers, fed different children:
+//! after a removal the counter is 0, so a removing move leads to a position
+//! whose value under the rule at counter 0 is final — a win, loss or draw at 0
+//! plies (a conversion ends the distance). A movement pair is then solved by
+//! [`crate::solver::solve_pair`] over those exits, a placement sector by
+//! [`crate::placement::solve_sector`], and every distance beyond `L` becomes a
+//! draw. Cutting at `L` afterwards gives the same tables as cutting during the
+//! solve: a distance through a child beyond `L` is itself beyond `L`.
+
+use crate::index::{Indexer, Subspace};
+use crate::placement;
+use crate::plan::{Limits, placement_plan, plan};
+use crate::rules::Rules;
+use crate::solver::{self, Known, NoProgress, SolveError};
+use crate::value::{Cell, Value};
+use rayon::prelude::*;
+use std::collections::HashMap;
+
+/// The move limit `L` of the rule texts: 50 moves by each side.
+pub const DEFAULT_MOVE_LIMIT: u16 = 100;
+/// The largest move limit a distance table can hold.
+pub const MAX_MOVE_LIMIT: u16 = 254;
+
+/// A position's outcome under the rule at a given counter, best first for the
+/// side to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Category {
+    /// A win that the rule does not stop.
+    Win,
+    /// A win without the rule, a draw with it at this counter.
+    CursedWin,
+    /// A draw with or without the rule.
+    Draw,
+    /// A loss without the rule, a draw with it at this counter.
+    BlessedLoss,
+    /// A loss that the rule does not save.
+    Loss,
+}
+
+impl Category {
+    /// `win`, `cursed-win`, `draw`, `blessed-loss` or `loss`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Category::Win => "win",
+            Category::CursedWin => "cursed-win",
+            Category::Draw => "draw",
+            Category::BlessedLoss => "blessed-loss",
+            Category::Loss => "loss",
+        }
+    }
+
+    /// The category from the plain value of a position, its distance-table
+    /// value (`Win(d)`/`Loss(d)` with `d` the distance, or `Draw` for none),
+    /// the move limit and the counter (`0 <= counter < limit`).
+    pub fn of(plain: Value, distance: Value, limit: u16, counter: u16) -> Category {
+        let fits = |d: u16| u32::from(d) + u32::from(counter) <= u32::from(limit);
+        match (plain, distance) {
+            (Value::Win(_), Value::Win(d)) if fits(d) => Category::Win,
+            (Value::Win(_), _) => Category::CursedWin,
+            (Value::Loss(_), Value::Loss(d)) if fits(d) => Category::Loss,
+            (Value::Loss(_), _) => Category::BlessedLoss,
+            (Value::Draw, _) => Category::Draw,
+        }
+    }
+}
+
+/// The value a removing move leads to, as the solvers see it: the child's
+/// outcome under the rule at counter 0, at 0 plies.
+fn exit(distance: Cell) -> Cell {
+    match distance.value() {
+        Some(Value::Win(_)) => Cell::from_value(Value::Win(0)),
+        Some(Value::Loss(_)) => Cell::from_value(Value::Loss(0)),
+        Some(Value::Draw) => Cell::DRAW,
+        None => distance,
+    }
+}
+
+/// The table of exits of a distance table.
+fn exits(distances: &[Cell]) -> Vec<Cell> {
+    distances.par_iter().map(|&c| exit(c)).collect()
+}
+
+/// A solved table with every distance beyond `limit` made a draw.
+fn cut(cells: Vec<Cell>, limit: u16) -> Vec<Cell> {
+    cells
+        .into_par_iter()
+        .map(|c| match c.value() {
+            Some(Value::Win(d) | Value::Loss(d)) if d > limit => Cell::DRAW,
+            _ => c,
+        })
+        .collect()
+}
+
+/// The tables a subspace's moves lead into, as its solver reads them: the
+/// distances of the subspace of a plain move (placement sectors only; a
+/// movement pair solves its own) and the exits of the one of a removal.
+fn add_children(
+    sub: Subspace,
+    distances: &HashMap<Subspace, Vec<Cell>>,
+    plain: bool,
+    known: &mut Known,
+) -> Result<(), SolveError> {
+    let table = |s: Subspace| distances.get(&s).ok_or(SolveError::MissingTable(s));
+    if plain {
+        known.insert(sub.negate(), table(sub.negate())?.clone());
+    }
+    if let Some(r) = sub.after_removal() {
+        known.insert(r, exits(table(r)?));
+    }
+    Ok(())
+}
+
+/// The distance tables of every subspace and sector within `limits` under
+/// move limit `limit` (`1..=MAX_MOVE_LIMIT`), by subspace: `Win(d)`/`Loss(d)`
+/// with the distance `d <= limit`, `Draw` where there is none.
+pub fn solve(
+    ix: &Indexer,
+    rules: Rules,
+    limits: Limits,
+    limit: u16,
+) -> Result<HashMap<Subspace, Vec<Cell>>, SolveError> {
+    assert!((1..=MAX_MOVE_LIMIT).contains(&limit), "move limit {limit}");
+    let mut distances: HashMap<Subspace, Vec<Cell>> = HashMap::new();
+    for rep in plan(limits) {
+        let mut known = Known::new();
+        for s in rep.with_swap() {
+            add_children(s, &distances, false, &mut known)?;
+        }
+        for s in solver::solve_pair(ix, rules, rep, &known, &NoProgress)? {
+            distances.insert(s.subspace, cut(s.cells, limit));
+        }
+    }
+    for sector in placement_plan(limits) {
+        let mut known = Known::new();
+        add_children(sector, &distances, true, &mut known)?;
+        let s = placement::solve_sector(ix, sector, &known, &NoProgress)?;
+        distances.insert(sector, cut(s.cells, limit));
+    }
+    Ok(distances)
+}

@@ -1,0 +1,88 @@
+//! The no-removal rule against an independent brute force: every position of
+//! the game with 3 stones a side, placement and movement, at every counter,
+//! for move limits 100 and 20, in both variants. The brute force walks
+//! explicit (position, counter) states with the naive rules' moves; the engine
+//! stores one distance per position, from its own solvers.
+
+mod brute;
+mod naive;
+
+use brute::{Brute, DRAWN, LOST, Placement, WON, counter_outcomes_3};
+use millbase::Rules;
+use millbase::counter::{self, Category};
+use millbase::index::{Indexer, Subspace};
+use millbase::plan::Limits;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+
+fn check(rules: Rules, limit: u16) {
+    let ix = Indexer::new();
+    let limits = Limits {
+        max_stones: 3,
+        max_total: 6,
+        placement: true,
+    };
+    let distances = counter::solve(&ix, rules, limits, limit).unwrap();
+    let mut brute = Brute::new(rules);
+    brute.solve_group(&[(3, 3)]);
+    let plain = Placement::solve(&brute, 3);
+    let checked = AtomicU64::new(0);
+    let by_category: Mutex<[u64; 5]> = Mutex::new([0; 5]);
+    let bad: Mutex<Vec<String>> = Mutex::new(vec![]);
+    counter_outcomes_3(rules, limit, &|pos, c, outcome| {
+        let sub = Subspace::of(pos);
+        let d = distances[&sub][ix.rank(pos.mover, pos.opponent) as usize]
+            .value()
+            .unwrap();
+        let cat = Category::of(plain.value(pos), d, limit, c);
+        let want = match cat {
+            Category::Win => WON,
+            Category::Loss => LOST,
+            _ => DRAWN,
+        };
+        checked.fetch_add(1, Relaxed);
+        if c == 0 {
+            by_category.lock().unwrap()[cat as usize] += 1;
+        }
+        if want != outcome {
+            let mut b = bad.lock().unwrap();
+            if b.len() < 5 {
+                b.push(format!(
+                    "{pos} at counter {c}: brute force {outcome}, engine {cat:?} ({d:?})"
+                ));
+            }
+        }
+    });
+    let bad = bad.into_inner().unwrap();
+    assert!(bad.is_empty(), "limit {limit}: {bad:?}");
+    assert!(checked.load(Relaxed) > 2_000_000, "{checked:?}");
+    let counts = by_category.into_inner().unwrap();
+    assert!(
+        counts[0] > 0 && counts[2] > 0 && counts[4] > 0,
+        "{counts:?}"
+    );
+    if limit == 20 {
+        // the 3-3 endgame's longest wins take 25 plies or more: cursed at 20
+        assert!(counts[1] > 0, "cursed wins at counter 0: {counts:?}");
+    }
+}
+
+#[test]
+fn flying_limit_100() {
+    check(Rules { flying: true }, 100);
+}
+
+#[test]
+fn flying_limit_20() {
+    check(Rules { flying: true }, 20);
+}
+
+#[test]
+fn no_flying_limit_100() {
+    check(Rules { flying: false }, 100);
+}
+
+#[test]
+fn no_flying_limit_20() {
+    check(Rules { flying: false }, 20);
+}
