@@ -22,16 +22,11 @@
 use crate::index::{Indexer, Subspace};
 use crate::placement;
 use crate::plan::{Limits, placement_plan, plan};
-use crate::rules::Rules;
+use crate::rules::{MAX_MOVE_LIMIT, Rules};
 use crate::solver::{self, Known, NoProgress, SolveError};
 use crate::value::{Cell, Value};
 use rayon::prelude::*;
 use std::collections::HashMap;
-
-/// The move limit `L` of the rule texts: 50 moves by each side.
-pub const DEFAULT_MOVE_LIMIT: u16 = 100;
-/// The largest move limit a distance table can hold.
-pub const MAX_MOVE_LIMIT: u16 = 254;
 
 /// A position's outcome under the rule at a given counter, best first for the
 /// side to move.
@@ -88,12 +83,12 @@ fn exit(distance: Cell) -> Cell {
 }
 
 /// The table of exits of a distance table.
-fn exits(distances: &[Cell]) -> Vec<Cell> {
+pub fn exits(distances: &[Cell]) -> Vec<Cell> {
     distances.par_iter().map(|&c| exit(c)).collect()
 }
 
 /// A solved table with every distance beyond `limit` made a draw.
-fn cut(cells: Vec<Cell>, limit: u16) -> Vec<Cell> {
+pub fn cut(cells: Vec<Cell>, limit: u16) -> Vec<Cell> {
     cells
         .into_par_iter()
         .map(|c| match c.value() {

@@ -37,6 +37,10 @@ pub enum Encoding {
     /// Format 2: the win/draw/loss stream only. The plies of a win or loss follow
     /// from its children by a one-ply search (see [`crate::db::encoding_for`]).
     WdlOnly,
+    /// Format 2, tables of the no-removal rule ([`crate::counter`]): the
+    /// win/draw/loss stream under the rule and one byte per win or loss, its
+    /// distance (at most [`crate::rules::MAX_MOVE_LIMIT`], any parity).
+    WdlDistance,
 }
 
 impl Encoding {
@@ -45,6 +49,7 @@ impl Encoding {
             Encoding::Code8 => 1,
             Encoding::WdlPlies => 2,
             Encoding::WdlOnly => 3,
+            Encoding::WdlDistance => 4,
         }
     }
 }
@@ -299,6 +304,7 @@ impl Header {
             (1, 1) => Encoding::Code8,
             (2, 2) => Encoding::WdlPlies,
             (2, 3) => Encoding::WdlOnly,
+            (2, 4) => Encoding::WdlDistance,
             (v, e) => {
                 return Err(corrupt(
                     path,
@@ -401,13 +407,16 @@ fn encode_block(
             }
             zc.compress(&codes)?
         }
-        Encoding::WdlPlies | Encoding::WdlOnly => {
+        Encoding::WdlPlies | Encoding::WdlOnly | Encoding::WdlDistance => {
             let mut wdl = vec![0u8; cells.len().div_ceil(4)];
             let mut half_plies = vec![];
             for (j, &c) in cells.iter().enumerate() {
                 let code = c.wdl_code();
                 wdl[j / 4] |= code << (2 * (j % 4));
-                if encoding == Encoding::WdlPlies && code >= 2 {
+                if encoding == Encoding::WdlDistance && code >= 2 {
+                    // a distance is at most MAX_MOVE_LIMIT: never an exception
+                    half_plies.push(u8::try_from(plies_of(c)).unwrap_or(HALF_PLIES_EXCEPTION));
+                } else if encoding == Encoding::WdlPlies && code >= 2 {
                     let n = plies_of(c);
                     debug_assert!(c.value().is_some(), "a win or loss without plies");
                     match u8::try_from(n / 2) {
@@ -766,6 +775,17 @@ impl Table {
                 (1, _) => Cell::DRAW,
                 (_, None) if win => Cell::WON,
                 (_, None) => Cell::LOST,
+                (_, Some(&h)) if self.header.encoding == Encoding::WdlDistance => {
+                    if h == HALF_PLIES_EXCEPTION {
+                        return Err(fault(format!(
+                            "entry {} has a distance beyond {}",
+                            first + j as u64,
+                            crate::rules::MAX_MOVE_LIMIT
+                        )));
+                    }
+                    let d = h as u16;
+                    Cell::from_value(if win { Value::Win(d) } else { Value::Loss(d) })
+                }
                 (_, Some(&h)) => {
                     let n = if h == HALF_PLIES_EXCEPTION {
                         self.exception(first + j as u64)?

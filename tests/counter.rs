@@ -86,3 +86,65 @@ fn no_flying_limit_100() {
 fn no_flying_limit_20() {
     check(Rules { flying: false }, 20);
 }
+
+#[test]
+fn distance_tables_round_trip_through_files() {
+    use millbase::storage::{self, Encoding, Table};
+    use millbase::value::Value;
+    let ix = Indexer::new();
+    let limits = Limits {
+        max_stones: 3,
+        max_total: 6,
+        placement: true,
+    };
+    let rules = Rules::default();
+    let distances = counter::solve(&ix, rules, limits, 20).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    for (sub, cells) in &distances {
+        let path = dir.path().join(millbase::db::file_name(*sub));
+        let counts = millbase::solver::count_values(&ix, *sub, cells);
+        storage::write_table(&path, rules, *sub, cells, counts, Encoding::WdlDistance).unwrap();
+        let t = Table::open(&path, rules, *sub).unwrap();
+        assert_eq!(t.header.encoding, Encoding::WdlDistance);
+        t.check().unwrap();
+        assert!(t.read_all().unwrap() == *cells, "{sub}");
+    }
+    // a loser whose every move removes a stone, each into a position the
+    // opponent wins, converts at
+    // once (a loss at distance 1, a win at 2 before it): distances of any
+    // parity round-trip, up to the largest limit
+    let sub = Subspace::movement(3, 3);
+    let mut cells = distances[&sub].clone();
+    let odd_and_even = [
+        Value::Win(2),
+        Value::Loss(1),
+        Value::Win(millbase::rules::MAX_MOVE_LIMIT),
+        Value::Loss(millbase::rules::MAX_MOVE_LIMIT - 1),
+    ];
+    let decided: Vec<usize> = (0..cells.len())
+        .filter(|&i| matches!(cells[i].value(), Some(Value::Win(_) | Value::Loss(_))))
+        .take(odd_and_even.len())
+        .collect();
+    for (&i, &v) in decided.iter().zip(&odd_and_even) {
+        cells[i] = millbase::value::Cell::from_value(v);
+    }
+    let path = dir.path().join("synthetic.mdb");
+    let counts = millbase::solver::count_values(&ix, sub, &cells);
+    storage::write_table(&path, rules, sub, &cells, counts, Encoding::WdlDistance).unwrap();
+    assert!(Table::open(&path, rules, sub).unwrap().read_all().unwrap() == cells);
+    // every single-byte change of a distance file is found
+    let sub = Subspace::movement(3, 3);
+    let path = dir.path().join(millbase::db::file_name(sub));
+    let bytes = std::fs::read(&path).unwrap();
+    let scratch = dir.path().join("scratch.mdb");
+    for i in (0..bytes.len()).step_by(7) {
+        let mut b = bytes.clone();
+        b[i] ^= 0x21;
+        std::fs::write(&scratch, &b).unwrap();
+        let r = Table::open(&scratch, rules, sub).and_then(|t| {
+            t.check()?;
+            t.read_all()
+        });
+        assert!(r.is_err(), "a change at byte {i} went unnoticed");
+    }
+}
