@@ -49,6 +49,13 @@ impl Rules {
     }
 }
 
+/// The move limit `L` of the no-removal rule in the rule texts: 50 moves by
+/// each side without a removal, 100 plies ([`crate::counter`]).
+pub const DEFAULT_MOVE_LIMIT: u16 = 100;
+/// The largest move limit a table of the no-removal rule can hold (a distance
+/// is stored in one byte).
+pub const MAX_MOVE_LIMIT: u16 = 254;
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -61,10 +68,3 @@ mod tests {
         assert_eq!(Rules::from_name("Flying"), None);
     }
 }
-
-/// The move limit `L` of the no-removal rule in the rule texts: 50 moves by
-/// each side without a removal, 100 plies ([`crate::counter`]).
-pub const DEFAULT_MOVE_LIMIT: u16 = 100;
-/// The largest move limit a table of the no-removal rule can hold (a distance
-/// is stored in one byte).
-pub const MAX_MOVE_LIMIT: u16 = 254;

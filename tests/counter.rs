@@ -110,9 +110,8 @@ fn distance_tables_round_trip_through_files() {
         assert!(t.read_all().unwrap() == *cells, "{sub}");
     }
     // a loser whose every move removes a stone, each into a position the
-    // opponent wins, converts at
-    // once (a loss at distance 1, a win at 2 before it): distances of any
-    // parity round-trip, up to the largest limit
+    // opponent wins, converts at once (a loss at distance 1, a win at 2
+    // before it): distances of any parity round-trip, up to the largest limit
     let sub = Subspace::movement(3, 3);
     let mut cells = distances[&sub].clone();
     let odd_and_even = [
