@@ -28,6 +28,7 @@ fn bench_db() -> PathBuf {
             max_stones: 6,
             max_total: 9,
             placement: true,
+            move_limit: None,
         },
         &Indexer::new(),
         &Silent,

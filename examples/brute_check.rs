@@ -47,6 +47,7 @@ fn main() -> ExitCode {
         max_stones: 9,
         max_total,
         placement: false,
+        move_limit: None,
     };
     let ix = Indexer::new();
     let mut brute = Brute::new(db.rules());

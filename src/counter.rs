@@ -23,7 +23,7 @@ use crate::index::{Indexer, Subspace};
 use crate::placement;
 use crate::plan::{Limits, placement_plan, plan};
 use crate::rules::{MAX_MOVE_LIMIT, Rules};
-use crate::solver::{self, Known, NoProgress, SolveError};
+use crate::solver::{self, Known, NoProgress, Progress, SolveError, Solved, count_values};
 use crate::value::{Cell, Value};
 use rayon::prelude::*;
 use std::collections::HashMap;
@@ -98,28 +98,69 @@ pub fn cut(cells: Vec<Cell>, limit: u16) -> Vec<Cell> {
         .collect()
 }
 
-/// The tables a subspace's moves lead into, as its solver reads them: the
-/// distances of the subspace of a plain move (placement sectors only; a
-/// movement pair solves its own) and the exits of the one of a removal.
-fn add_children(
-    sub: Subspace,
-    distances: &HashMap<Subspace, Vec<Cell>>,
-    plain: bool,
-    known: &mut Known,
-) -> Result<(), SolveError> {
-    let table = |s: Subspace| distances.get(&s).ok_or(SolveError::MissingTable(s));
-    if plain {
-        known.insert(sub.negate(), table(sub.negate())?.clone());
+/// The subspaces whose distance tables solving `sub` needs: the one of its
+/// removals and, for a placement sector, the one of a plain placement (a
+/// movement pair solves its own).
+pub fn needs(sub: Subspace) -> Vec<Subspace> {
+    let plain = (!sub.is_movement()).then(|| sub.negate());
+    plain.into_iter().chain(sub.after_removal()).collect()
+}
+
+/// The distance tables of the movement pair of `rep` (one per member), from
+/// the distance tables in `children` of the subspaces its removals lead into.
+pub fn solve_pair(
+    ix: &Indexer,
+    rules: Rules,
+    rep: Subspace,
+    children: &Known,
+    limit: u16,
+    progress: &dyn Progress,
+) -> Result<Vec<Solved>, SolveError> {
+    let mut known = Known::new();
+    for r in rep.with_swap().iter().filter_map(|s| s.after_removal()) {
+        let table = children.table(r).ok_or(SolveError::MissingTable(r))?;
+        known.insert(r, exits(table));
     }
-    if let Some(r) = sub.after_removal() {
+    Ok(solver::solve_pair(ix, rules, rep, &known, progress)?
+        .into_iter()
+        .map(|s| finish(ix, s, limit))
+        .collect())
+}
+
+/// The distance table of placement sector `sector`, from the distance tables
+/// in `children` of the sectors (or subspaces) its moves lead into.
+pub fn solve_sector(
+    ix: &Indexer,
+    sector: Subspace,
+    children: &Known,
+    limit: u16,
+    progress: &dyn Progress,
+) -> Result<Solved, SolveError> {
+    let table = |s: Subspace| children.table(s).ok_or(SolveError::MissingTable(s));
+    let mut known = Known::new();
+    known.insert(sector.negate(), table(sector.negate())?.to_vec());
+    if let Some(r) = sector.after_removal() {
         known.insert(r, exits(table(r)?));
     }
-    Ok(())
+    let s = placement::solve_sector(ix, sector, &known, progress)?;
+    Ok(finish(ix, s, limit))
+}
+
+/// A solved table cut at `limit`, its counts those of the rule.
+fn finish(ix: &Indexer, s: Solved, limit: u16) -> Solved {
+    let cells = cut(s.cells, limit);
+    let counts = count_values(ix, s.subspace, &cells);
+    Solved {
+        subspace: s.subspace,
+        cells,
+        counts,
+    }
 }
 
 /// The distance tables of every subspace and sector within `limits` under
 /// move limit `limit` (`1..=MAX_MOVE_LIMIT`), by subspace: `Win(d)`/`Loss(d)`
-/// with the distance `d <= limit`, `Draw` where there is none.
+/// with the distance `d <= limit`, `Draw` where there is none. All in memory:
+/// for small databases and tests (`generate` writes them to files).
 pub fn solve(
     ix: &Indexer,
     rules: Rules,
@@ -127,21 +168,15 @@ pub fn solve(
     limit: u16,
 ) -> Result<HashMap<Subspace, Vec<Cell>>, SolveError> {
     assert!((1..=MAX_MOVE_LIMIT).contains(&limit), "move limit {limit}");
-    let mut distances: HashMap<Subspace, Vec<Cell>> = HashMap::new();
+    let mut distances = Known::new();
     for rep in plan(limits) {
-        let mut known = Known::new();
-        for s in rep.with_swap() {
-            add_children(s, &distances, false, &mut known)?;
-        }
-        for s in solver::solve_pair(ix, rules, rep, &known, &NoProgress)? {
-            distances.insert(s.subspace, cut(s.cells, limit));
+        for s in solve_pair(ix, rules, rep, &distances, limit, &NoProgress)? {
+            distances.insert(s.subspace, s.cells);
         }
     }
     for sector in placement_plan(limits) {
-        let mut known = Known::new();
-        add_children(sector, &distances, true, &mut known)?;
-        let s = placement::solve_sector(ix, sector, &known, &NoProgress)?;
-        distances.insert(sector, cut(s.cells, limit));
+        let s = solve_sector(ix, sector, &distances, limit, &NoProgress)?;
+        distances.insert(sector, s.cells);
     }
-    Ok(distances)
+    Ok(distances.into_map())
 }

@@ -6,6 +6,7 @@
 //! DIR/millbase.json      the manifest: format and rule variant
 //! DIR/M-O-0-0.mdb        one file per subspace (docs/FORMAT.md)
 //! DIR/work/M-O-0-0.mdb   during generate: tables with plies kept for a later pair
+//! DIR/no-removal-L/M-O-MH-OH.mdb  the tables of the no-removal rule, limit L
 //! ```
 
 use crate::children::derive_plies;
@@ -115,6 +116,10 @@ impl From<SolveError> for DbError {
         DbError::Solve(e)
     }
 }
+
+/// Subdirectory `no-removal-L` of a database: the tables of the no-removal
+/// rule with move limit `L` ([`crate::counter`]), one file per subspace.
+pub const RULE_DIR_PREFIX: &str = "no-removal-";
 
 /// File name of the lock a writer holds on a database directory.
 pub const LOCK: &str = "millbase.lock";
@@ -245,6 +250,77 @@ impl DbDir {
         self.path.join(file_name(sub))
     }
 
+    /// The directory of the tables of the no-removal rule with `move_limit`.
+    pub fn rule_dir(&self, move_limit: u16) -> PathBuf {
+        self.path.join(format!("{RULE_DIR_PREFIX}{move_limit}"))
+    }
+
+    /// The move limits whose rule tables the directory holds, ascending.
+    pub fn move_limits(&self) -> Vec<u16> {
+        let mut v: Vec<u16> = std::fs::read_dir(&self.path)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .filter_map(|e| {
+                let name = e.file_name().to_string_lossy().to_string();
+                if !is_rule_dir(&name) || !e.path().is_dir() {
+                    return None;
+                }
+                name.strip_prefix(RULE_DIR_PREFIX)?.parse().ok()
+            })
+            .collect();
+        v.sort_unstable();
+        v
+    }
+
+    /// Opens the rule table of `sub` for `move_limit` and checks its header:
+    /// the variant, the subspace and the encoding of rule tables.
+    pub fn open_rule_table(&self, move_limit: u16, sub: Subspace) -> Result<Table, StorageError> {
+        let path = self.rule_dir(move_limit).join(file_name(sub));
+        let t = Table::open(&path, self.rules, sub)?;
+        if t.header.encoding != Encoding::WdlDistance {
+            return Err(corrupt(
+                &path,
+                format!(
+                    "entry encoding {:?}, expected WdlDistance",
+                    t.header.encoding
+                ),
+            ));
+        }
+        Ok(t)
+    }
+
+    /// Writes the rule table of `sub` for `move_limit` atomically; returns the
+    /// bytes written.
+    pub fn write_rule_table(
+        &self,
+        move_limit: u16,
+        sub: Subspace,
+        cells: &[Cell],
+        counts: Counts,
+    ) -> Result<u64, StorageError> {
+        let dir = self.rule_dir(move_limit);
+        std::fs::create_dir_all(&dir).map_err(io_err(&dir))?;
+        let path = dir.join(file_name(sub));
+        storage::write_table(&path, self.rules, sub, cells, counts, Encoding::WdlDistance)
+    }
+
+    /// Loads the rule tables of `subs` for `move_limit` into `known` (those not
+    /// there yet).
+    pub fn load_rule_tables(
+        &self,
+        move_limit: u16,
+        subs: &[Subspace],
+        known: &mut Known,
+    ) -> Result<(), StorageError> {
+        for &s in subs {
+            if !known.contains(s) {
+                known.insert(s, self.open_rule_table(move_limit, s)?.read_all()?);
+            }
+        }
+        Ok(())
+    }
+
     /// The work file of `sub` (see [`WORK_DIR`]).
     pub fn work_path(&self, sub: Subspace) -> PathBuf {
         self.path.join(WORK_DIR).join(file_name(sub))
@@ -317,7 +393,11 @@ impl DbDir {
         if self.lock.is_none() {
             return;
         }
-        for dir in [self.path.clone(), self.path.join(WORK_DIR)] {
+        let rule_dirs = self.move_limits().into_iter().map(|l| self.rule_dir(l));
+        for dir in [self.path.clone(), self.path.join(WORK_DIR)]
+            .into_iter()
+            .chain(rule_dirs)
+        {
             if let Ok(entries) = std::fs::read_dir(&dir) {
                 for e in entries.flatten() {
                     if is_temporary(&e.file_name().to_string_lossy()) {
@@ -383,6 +463,13 @@ impl DbDir {
     }
 }
 
+/// Whether `name` is the name of a directory of rule tables (`no-removal-L`).
+fn is_rule_dir(name: &str) -> bool {
+    name.strip_prefix(RULE_DIR_PREFIX)
+        .and_then(|l| l.parse::<u16>().ok())
+        .is_some_and(|l| format!("{RULE_DIR_PREFIX}{l}") == name)
+}
+
 /// Whether `name` is a temporary file of millbase: `NAME.PID.millbase-tmp`, or
 /// `NAME.tmp` of a database file or manifest (as older versions named them).
 pub fn is_temporary(name: &str) -> bool {
@@ -431,7 +518,11 @@ fn refuse_foreign_content(dir: &Path, rules: Rules) -> Result<(), StorageError> 
                 }
                 _ => {}
             }
-        } else if !(name == WORK_DIR || name == LOCK || is_temporary(&name)) {
+        } else if !(name == WORK_DIR
+            || name == LOCK
+            || is_temporary(&name)
+            || is_rule_dir(&name) && e.path().is_dir())
+        {
             foreign.push(name);
         }
     }

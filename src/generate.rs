@@ -1,6 +1,7 @@
 //! Generation of a database: the movement subspace pairs in dependency order,
 //! then the placement sectors, resuming what a directory already holds.
 
+use crate::counter;
 use crate::db::{DbDir, DbError, encoding_for};
 use crate::index::{Indexer, Subspace};
 use crate::placement;
@@ -27,11 +28,14 @@ pub struct Report {
     pub peak_bytes: u64,
     /// Size of its file.
     pub file_bytes: u64,
+    /// For a table of the no-removal rule ([`crate::counter`]): its move limit.
+    pub move_limit: Option<u16>,
 }
 
 impl Report {
-    /// The report of a subspace whose valid file `t` is there already.
-    fn already_there(t: &Table) -> Report {
+    /// The report of a subspace whose valid file `t` is there already (a rule
+    /// table for `move_limit`).
+    fn already_there(t: &Table, move_limit: Option<u16>) -> Report {
         Report {
             subspace: t.header.subspace,
             skipped: true,
@@ -39,23 +43,31 @@ impl Report {
             seconds: 0.0,
             peak_bytes: 0,
             file_bytes: t.file_len(),
+            move_limit,
         }
     }
 
-    /// Writes the file of `s`, solved in `seconds` at a peak of `peak_bytes`.
+    /// Writes the file of `s` (the rule table for `move_limit`), solved in
+    /// `seconds` at a peak of `peak_bytes`.
     fn written(
         db: &DbDir,
         s: &Solved,
+        move_limit: Option<u16>,
         seconds: f64,
         peak_bytes: u64,
     ) -> Result<Report, StorageError> {
+        let file_bytes = match move_limit {
+            None => db.write_table(s.subspace, &s.cells, s.counts)?,
+            Some(l) => db.write_rule_table(l, s.subspace, &s.cells, s.counts)?,
+        };
         Ok(Report {
             subspace: s.subspace,
             skipped: false,
             counts: s.counts,
             seconds,
             peak_bytes,
-            file_bytes: db.write_table(s.subspace, &s.cells, s.counts)?,
+            file_bytes,
+            move_limit,
         })
     }
 }
@@ -190,7 +202,7 @@ pub fn generate(
             .collect();
         if let Some(tables) = opened.into_iter().collect::<Option<Vec<Table>>>() {
             for t in tables {
-                let r = Report::already_there(&t);
+                let r = Report::already_there(&t, None);
                 observer.finished(&r);
                 reports.push(r);
             }
@@ -210,7 +222,7 @@ pub fn generate(
                 // the pair it is the removal table of needs its plies
                 db.write_work_table(s.subspace, &s.cells, s.counts)?;
             }
-            let r = Report::written(&db, &s, seconds, peak_bytes)?;
+            let r = Report::written(&db, &s, None, seconds, peak_bytes)?;
             observer.finished(&r);
             reports.push(r);
         }
@@ -222,7 +234,7 @@ pub fn generate(
     for sector in placement_plan(limits) {
         match open_checked(&db, sector) {
             Ok(t) => {
-                let r = Report::already_there(&t);
+                let r = Report::already_there(&t, None);
                 observer.finished(&r);
                 reports.push(r);
                 continue;
@@ -243,14 +255,92 @@ pub fn generate(
         let s = placement::solve_sector(ix, sector, &known, observer)?;
         let seconds = start.elapsed().as_secs_f64();
         let peak_bytes = peak_memory();
-        let r = Report::written(&db, &s, seconds, peak_bytes)?;
+        let r = Report::written(&db, &s, None, seconds, peak_bytes)?;
         observer.finished(&r);
         reports.push(r);
+        if !observer.keep_going() {
+            return Ok(reports);
+        }
+    }
+    if let Some(limit) = limits.move_limit {
+        generate_rule_tables(&db, rules, limits, limit, ix, observer, &mut reports)?;
+    }
+    Ok(reports)
+}
+
+/// Builds the tables of the no-removal rule with move limit `limit` of every
+/// subspace and sector within `limits` (after their own tables), skipping
+/// those already there and valid, in the solving order of the game's tables.
+fn generate_rule_tables(
+    db: &DbDir,
+    rules: Rules,
+    limits: Limits,
+    limit: u16,
+    ix: &Indexer,
+    observer: &dyn Observer,
+    reports: &mut Vec<Report>,
+) -> Result<(), DbError> {
+    let order = plan(limits)
+        .into_iter()
+        .map(|rep| rep.with_swap())
+        .chain(placement_plan(limits).into_iter().map(|s| vec![s]));
+    let mut known = Known::new();
+    for members in order {
+        let rep = members[0];
+        let opened: Option<Vec<Table>> = members
+            .iter()
+            .map(|&s| {
+                match db
+                    .open_rule_table(limit, s)
+                    .and_then(|t| t.check().map(|()| t))
+                {
+                    Ok(t) => Some(t),
+                    Err(StorageError::Missing { .. }) => None,
+                    Err(e) => {
+                        observer.rebuilding(s, &e.to_string());
+                        None
+                    }
+                }
+            })
+            .collect();
+        if let Some(tables) = opened {
+            for t in tables {
+                let r = Report::already_there(&t, Some(limit));
+                observer.finished(&r);
+                reports.push(r);
+            }
+            continue;
+        }
+        let mut needed: Vec<Subspace> = members.iter().flat_map(|&s| counter::needs(s)).collect();
+        needed.sort();
+        needed.dedup();
+        known.retain(&needed);
+        reset_peak_memory();
+        let start = Instant::now();
+        db.load_rule_tables(limit, &needed, &mut known)
+            .map_err(|e| DbError::Needs {
+                subspace: rep,
+                source: Box::new(e.into()),
+            })?;
+        let solved = if rep.is_movement() {
+            observer.start_pair(rep, members.iter().map(|&s| ix.index_size(s)).sum());
+            counter::solve_pair(ix, rules, rep, &known, limit, observer)?
+        } else {
+            observer.start_pair(rep, placement::work(ix, rep));
+            vec![counter::solve_sector(ix, rep, &known, limit, observer)?]
+        };
+        let seconds = start.elapsed().as_secs_f64();
+        let peak_bytes = peak_memory();
+        for s in solved {
+            let r = Report::written(db, &s, Some(limit), seconds, peak_bytes)?;
+            observer.finished(&r);
+            reports.push(r);
+        }
         if !observer.keep_going() {
             break;
         }
     }
-    Ok(reports)
+    Ok(())
 }
 
 /// Opens the file of `sub` and checks every block.

@@ -4,7 +4,7 @@
 //! earlier or into the movement phase.
 
 use crate::index::Subspace;
-use crate::rules::STONES_PER_SIDE;
+use crate::rules::{DEFAULT_MOVE_LIMIT, STONES_PER_SIDE};
 
 /// Which subspaces to build, by the stones of each side on the board plus in
 /// hand. A move never adds stones, so the subspaces within limits are closed
@@ -18,6 +18,9 @@ pub struct Limits {
     pub max_total: u8,
     /// Whether to build the placement sectors too (else the movement phase only).
     pub placement: bool,
+    /// The move limit of the no-removal rule whose tables to build too
+    /// ([`crate::counter`]), if any.
+    pub move_limit: Option<u16>,
 }
 
 impl Default for Limits {
@@ -26,6 +29,7 @@ impl Default for Limits {
             max_stones: STONES_PER_SIDE,
             max_total: 2 * STONES_PER_SIDE,
             placement: true,
+            move_limit: Some(DEFAULT_MOVE_LIMIT),
         }
     }
 }

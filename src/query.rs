@@ -11,7 +11,7 @@
 //!
 //! // A tiny database: the 3-against-3 endgame.
 //! let dir = std::env::temp_dir().join(format!("millbase-doc-{}", std::process::id()));
-//! let limits = Limits { max_stones: 3, max_total: 6, placement: true };
+//! let limits = Limits { max_stones: 3, max_total: 6, placement: true, move_limit: None };
 //! generate(&dir, Rules::default(), limits, &Indexer::new(), &Silent).unwrap();
 //!
 //! let db = Database::open(&dir).unwrap();

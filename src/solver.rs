@@ -51,6 +51,11 @@ impl Known {
         self.tables.retain(|s, _| keep.contains(s));
     }
 
+    /// Every table, by subspace.
+    pub fn into_map(self) -> HashMap<Subspace, Vec<Cell>> {
+        self.tables
+    }
+
     /// Removes and returns the table of `sub`, if present.
     pub fn take(&mut self, sub: Subspace) -> Option<Vec<Cell>> {
         self.tables.remove(&sub)

@@ -21,6 +21,7 @@ fn check(rules: Rules, limit: u16) {
         max_stones: 3,
         max_total: 6,
         placement: true,
+        move_limit: None,
     };
     let distances = counter::solve(&ix, rules, limits, limit).unwrap();
     let mut brute = Brute::new(rules);
@@ -96,6 +97,7 @@ fn distance_tables_round_trip_through_files() {
         max_stones: 3,
         max_total: 6,
         placement: true,
+        move_limit: None,
     };
     let rules = Rules::default();
     let distances = counter::solve(&ix, rules, limits, 20).unwrap();
@@ -146,4 +148,41 @@ fn distance_tables_round_trip_through_files() {
         });
         assert!(r.is_err(), "a change at byte {i} went unnoticed");
     }
+}
+
+#[test]
+fn generate_writes_the_distance_tables_and_rebuilds_a_damaged_one() {
+    use millbase::db::DbDir;
+    use millbase::generate::{Silent, generate};
+    let ix = Indexer::new();
+    let rules = Rules { flying: false };
+    let limits = Limits {
+        max_stones: 3,
+        max_total: 6,
+        placement: true,
+        move_limit: Some(20),
+    };
+    let dir = tempfile::tempdir().unwrap();
+    generate(dir.path(), rules, limits, &ix, &Silent).unwrap();
+    let want = counter::solve(&ix, rules, limits, 20).unwrap();
+    let db = DbDir::open(dir.path()).unwrap();
+    assert_eq!(db.move_limits(), [20]);
+    let present = db.present();
+    assert_eq!(present.len(), want.len());
+    for &sub in &present {
+        let cells = db.open_rule_table(20, sub).unwrap().read_all().unwrap();
+        assert!(cells == want[&sub], "{sub}");
+    }
+    // a damaged rule table is built again, to the same bytes
+    let path = db.rule_dir(20).join(millbase::db::file_name(present[0]));
+    let good = std::fs::read(&path).unwrap();
+    let mut bad = good.clone();
+    let n = bad.len();
+    bad[n - 5] ^= 4;
+    std::fs::write(&path, &bad).unwrap();
+    let reports = generate(dir.path(), rules, limits, &ix, &Silent).unwrap();
+    let rebuilt: Vec<_> = reports.iter().filter(|r| !r.skipped).collect();
+    assert_eq!(rebuilt.len(), 1);
+    assert_eq!(rebuilt[0].move_limit, Some(20));
+    assert_eq!(std::fs::read(&path).unwrap(), good);
 }

@@ -24,6 +24,7 @@ const SMALL: Limits = Limits {
     max_stones: 4,
     max_total: 7,
     placement: true,
+    move_limit: None,
 };
 
 fn subs() -> [Subspace; 3] {
@@ -181,6 +182,7 @@ fn work_files_keep_plies_until_their_pair_is_solved() {
         max_stones: 4,
         max_total: 8,
         placement: true,
+        move_limit: None,
     };
     build(dir.path(), more);
     assert!(!work.exists());

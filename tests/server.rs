@@ -22,6 +22,7 @@ fn small_db() -> tempfile::TempDir {
         max_stones: 4,
         max_total: 8,
         placement: true,
+        move_limit: None,
     };
     generate(
         dir.path(),

@@ -28,6 +28,7 @@ fn generate_small(dir: &Path, rules: Rules) -> Result<Vec<Report>, DbError> {
             max_stones: 3,
             max_total: 6,
             placement: true,
+            move_limit: None,
         },
         &Indexer::new(),
         &Silent,

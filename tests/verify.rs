@@ -25,6 +25,7 @@ fn a_planted_wrong_value_is_reported() {
             max_stones: 3,
             max_total: 6,
             placement: true,
+            move_limit: None,
         },
         &ix,
         &Silent,

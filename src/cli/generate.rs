@@ -9,7 +9,7 @@ use millbase::db::DbDir;
 use millbase::generate;
 use millbase::index::{Indexer, Subspace};
 use millbase::plan::{Limits, placement_plan, plan};
-use millbase::rules::{MIN_STONES, STONES_PER_SIDE};
+use millbase::rules::{DEFAULT_MOVE_LIMIT, MAX_MOVE_LIMIT, MIN_STONES, STONES_PER_SIDE};
 use std::collections::HashMap;
 use std::io::Write;
 
@@ -30,6 +30,12 @@ pub struct GenerateArgs {
     /// hand are then solved by search when asked.
     #[arg(long)]
     movement_only: bool,
+    /// The move limit L of the no-removal rule (plies without a removal that
+    /// draw the game) whose tables are built after the game's own: 100 (the
+    /// rule texts' 50 moves a side) by default, 1..254.
+    #[arg(long, value_name = "L", default_value_t = DEFAULT_MOVE_LIMIT,
+          value_parser = clap::value_parser!(u16).range(1..=MAX_MOVE_LIMIT as i64))]
+    move_limit: u16,
     #[command(flatten)]
     rules: RuleArgs,
     #[command(flatten)]
@@ -164,6 +170,7 @@ pub fn run(a: GenerateArgs, out: &mut impl Write) -> Result<(), Failure> {
         max_stones: a.max_stones,
         max_total: a.max_total,
         placement: !a.movement_only,
+        move_limit: Some(a.move_limit),
     };
     // an existing database keeps its variant: resuming needs no flag
     let rules = match DbDir::open(&a.db.db) {
@@ -181,15 +188,26 @@ pub fn run(a: GenerateArgs, out: &mut impl Write) -> Result<(), Failure> {
             "generate stopped after the pair in progress; the subspaces finished are kept: run the same command again to resume",
         ));
     }
-    let solved = reports.iter().filter(|r| !r.skipped).count();
-    let classes: u64 = reports.iter().map(|r| r.counts.classes).sum();
+    let (game, rule): (Vec<_>, Vec<_>) = reports.iter().partition(|r| r.move_limit.is_none());
+    let solved = game.iter().filter(|r| !r.skipped).count();
+    let classes: u64 = game.iter().map(|r| r.counts.classes).sum();
+    let rule_note = if rule.is_empty() {
+        String::new()
+    } else {
+        format!(
+            "; tables of the no-removal rule (limit {}): {} ({} solved now)",
+            a.move_limit,
+            rule.len(),
+            rule.iter().filter(|r| !r.skipped).count()
+        )
+    };
     writeln!(
         out,
-        "done: {} subspaces in {} ({} solved now, {} already there), {classes} classes, {:.1} s",
-        reports.len(),
+        "done: {} subspaces in {} ({} solved now, {} already there), {classes} classes{rule_note}, {:.1} s",
+        game.len(),
         a.db.db.display(),
         solved,
-        reports.len() - solved,
+        game.len() - solved,
         ui.start.elapsed().as_secs_f64()
     )?;
     Ok(())

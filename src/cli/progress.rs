@@ -160,16 +160,16 @@ impl Observer for GenerateUi {
     }
     fn finished(&self, r: &Report) {
         let c = &r.counts;
+        let name = match r.move_limit {
+            None => r.subspace.to_string(),
+            Some(l) => format!("{} rule {l}", r.subspace),
+        };
         let line = if r.skipped {
-            format!(
-                "{:>5}: already solved ({} classes)",
-                r.subspace.to_string(),
-                c.classes
-            )
+            format!("{:>5}: already solved ({} classes)", name, c.classes)
         } else {
             format!(
                 "{:>5}: {} classes, {} wins, {} losses, {} draws, max win {} max loss {} plies, {:.1} s, peak {:.2} GB, {} bytes",
-                r.subspace.to_string(),
+                name,
                 c.classes,
                 c.wins,
                 c.losses,
