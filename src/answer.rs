@@ -6,6 +6,7 @@
 //! The layers read upward: probe ([`crate::query`]) ← win/draw/loss maps
 //! ([`crate::wdl`]) ← placement search ([`crate::opening`]) ← answer.
 
+use crate::counter::Category;
 use crate::moves::{self, Move};
 use crate::opening::{OpeningSearch, Precision};
 use crate::position::Position;
@@ -23,6 +24,22 @@ pub struct EvaluatedMove {
     pub position: Position,
     /// Its value for the side to move there.
     pub value: Value,
+    /// Its standing under the no-removal rule, at the counter after the move
+    /// ([`Database::answer_at`]).
+    pub rule: Option<RuleValue>,
+}
+
+/// A position's standing under the no-removal rule at one counter.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RuleValue {
+    /// Plies since the last removal.
+    pub counter: u16,
+    /// Win, cursed win, draw, blessed loss or loss at this counter.
+    pub category: Category,
+    /// For a win or loss: the plies to the next removal or the end of the
+    /// game on the winner's fastest path that keeps the win (the loser's
+    /// longest); `None` otherwise.
+    pub dtc: Option<u16>,
 }
 
 /// Where an answer's values come from.
@@ -56,6 +73,8 @@ pub struct Answer {
     pub moves: Vec<EvaluatedMove>,
     /// Where the values come from.
     pub source: Source,
+    /// Its standing under the no-removal rule ([`Database::answer_at`]).
+    pub rule: Option<RuleValue>,
 }
 
 /// Every legal move of `pos` with the value `eval` gives the position after it,
@@ -73,6 +92,7 @@ pub fn evaluate_moves(
                 mv,
                 position: after,
                 value: eval(&after)?,
+                rule: None,
             })
         })
         .collect::<Result<Vec<_>, QueryError>>()?;
@@ -107,6 +127,80 @@ impl Database {
             value: self.probe(pos)?,
             moves: self.moves(pos)?,
             source: Source::Table,
+            rule: None,
+        })
+    }
+
+    /// [`Database::answer_from_tables`] under the no-removal rule at `counter`
+    /// (plies since the last removal, `0..L`): the position's and every move's
+    /// category and distance, the moves best first under the rule (wins that
+    /// keep the win, fastest conversion first; cursed wins; draws; blessed
+    /// losses; losses, slowest first). A move's child has counter
+    /// `counter + 1`, or 0 after a removal; reaching `L` draws unless the move
+    /// left the opponent without a move.
+    pub fn answer_at(&self, pos: &Position, counter: u16) -> Result<Answer, QueryError> {
+        let limit = self.move_limit().ok_or_else(|| {
+            QueryError::Counter(format!(
+                "{} holds no tables of the no-removal rule: build them with \
+                 `millbase generate --db {}`",
+                self.path().display(),
+                self.path().display()
+            ))
+        })?;
+        if counter >= limit {
+            return Err(QueryError::Counter(format!(
+                "counter {counter}: the plies since the last removal must be below the \
+                 move limit {limit} (0..{limit})"
+            )));
+        }
+        let mut a = self.answer_from_tables(pos)?;
+        a.rule = Some(self.rule_value(pos, a.value, limit, counter)?);
+        for m in &mut a.moves {
+            let c = if m.mv.remove.is_some() {
+                0
+            } else {
+                counter + 1
+            };
+            m.rule = Some(if c < limit {
+                self.rule_value(&m.position, m.value, limit, c)?
+            } else if m.value == Value::Loss(0) {
+                // the move left the opponent without a move: the game is over
+                RuleValue {
+                    counter: c,
+                    category: Category::Loss,
+                    dtc: Some(0),
+                }
+            } else {
+                RuleValue {
+                    counter: c,
+                    category: Category::Draw,
+                    dtc: None,
+                }
+            });
+        }
+        a.moves
+            .sort_by_key(|m| rule_order(m.rule.expect("set above")));
+        Ok(a)
+    }
+
+    /// The standing of `pos`, whose plain value is `plain`, at `counter`.
+    fn rule_value(
+        &self,
+        pos: &Position,
+        plain: Value,
+        limit: u16,
+        counter: u16,
+    ) -> Result<RuleValue, QueryError> {
+        let d = self.probe_distance(pos, limit)?;
+        let category = Category::of(plain, d, limit, counter);
+        let dtc = match (category, d) {
+            (Category::Win | Category::Loss, Value::Win(x) | Value::Loss(x)) => Some(x),
+            _ => None,
+        };
+        Ok(RuleValue {
+            counter,
+            category,
+            dtc,
         })
     }
 }
@@ -122,15 +216,40 @@ impl OpeningSearch<'_> {
             value,
             moves: list,
             source: Source::Search,
+            rule: None,
         })
     }
 }
 
-/// `{"move", "position", "value", "plies"}`: the value is for the side to move
-/// after the move; `plies` is `null` for a draw.
+/// The sort key of a move under the rule, from its child's standing: the
+/// mover's wins that keep the win (fastest conversion first), cursed wins,
+/// draws, blessed losses, losses (slowest first).
+fn rule_order(child: RuleValue) -> (u8, i32) {
+    let d = child.dtc.map_or(0, i32::from);
+    match child.category {
+        Category::Loss => (0, d),
+        Category::BlessedLoss => (1, 0),
+        Category::Draw => (2, 0),
+        Category::CursedWin => (3, 0),
+        Category::Win => (4, -d),
+    }
+}
+
+/// `{"move", "position", "value", "plies"}`, and under the rule `"category"`
+/// and `"dtc"`: all for the side to move after the move; `plies` (`dtc`) is
+/// `null` for a draw (for no distance).
 impl Serialize for EvaluatedMove {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        serialize_move(s, "EvaluatedMove", self.mv, &self.position, self.value)
+        let mut st = s.serialize_struct("EvaluatedMove", 6)?;
+        st.serialize_field("move", &self.mv.to_string())?;
+        st.serialize_field("position", &self.position.to_string())?;
+        st.serialize_field("value", self.value.name())?;
+        st.serialize_field("plies", &self.value.plies())?;
+        if let Some(r) = self.rule {
+            st.serialize_field("category", r.category.name())?;
+            st.serialize_field("dtc", &r.dtc)?;
+        }
+        st.end()
     }
 }
 
@@ -160,6 +279,11 @@ impl Serialize for Answer {
         st.serialize_field("value", self.value.name())?;
         st.serialize_field("plies", &self.value.plies())?;
         st.serialize_field("source", self.source.name())?;
+        if let Some(r) = self.rule {
+            st.serialize_field("counter", &r.counter)?;
+            st.serialize_field("category", r.category.name())?;
+            st.serialize_field("dtc", &r.dtc)?;
+        }
         st.serialize_field("moves", &self.moves)?;
         st.end()
     }

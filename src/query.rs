@@ -44,12 +44,16 @@ pub enum QueryError {
     /// The position is in the placement phase and the database lacks its
     /// sector (built with `--movement-only`, or by an older millbase).
     PlacementPhase(Position),
+    /// A counter of the no-removal rule that cannot be answered: outside
+    /// `0..L`, or a database without the rule's tables.
+    Counter(String),
 }
 
 impl fmt::Display for QueryError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             QueryError::Storage(e) => e.fmt(f),
+            QueryError::Counter(m) => f.write_str(m),
             QueryError::PlacementPhase(p) => write!(
                 f,
                 "{p}: the database lacks the placement sector {} of this position (stones in hand); \
@@ -65,7 +69,7 @@ impl std::error::Error for QueryError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             QueryError::Storage(e) => Some(e),
-            QueryError::PlacementPhase(_) => None,
+            QueryError::PlacementPhase(_) | QueryError::Counter(_) => None,
         }
     }
 }
@@ -88,13 +92,14 @@ pub(crate) fn no_value(path: &Path, index: Index) -> QueryError {
 pub const CACHE_BLOCKS: usize = 16384;
 
 /// Decoded blocks by (subspace, block number).
-type BlockCache = HashMap<(Subspace, u64), Arc<Vec<Cell>>>;
+/// Decoded blocks by (move limit of a rule table or `None`, subspace, block).
+type BlockCache = HashMap<(Option<u16>, Subspace, u64), Arc<Vec<Cell>>>;
 
 /// An open database: files are opened on first use, decoded blocks cached.
 pub struct Database {
     dir: DbDir,
     ix: Indexer,
-    tables: Mutex<HashMap<Subspace, Arc<Table>>>,
+    tables: Mutex<HashMap<(Option<u16>, Subspace), Arc<Table>>>,
     cache: Mutex<BlockCache>,
     cache_blocks: usize,
 }
@@ -139,23 +144,38 @@ impl Database {
         self.dir.rules()
     }
 
-    /// The open table of `sub`, opening its file on first use.
+    /// The open table of `sub` (the rule table for `move_limit`, if given),
+    /// opening its file on first use.
     pub(crate) fn table(&self, sub: Subspace) -> Result<Arc<Table>, QueryError> {
+        self.table_of(None, sub)
+    }
+
+    fn table_of(&self, move_limit: Option<u16>, sub: Subspace) -> Result<Arc<Table>, QueryError> {
         let mut tables = self.tables.lock().unwrap_or_else(|p| p.into_inner());
-        if let Some(t) = tables.get(&sub) {
+        if let Some(t) = tables.get(&(move_limit, sub)) {
             return Ok(t.clone());
         }
-        let t = Arc::new(self.dir.open_table(sub)?);
-        tables.insert(sub, t.clone());
+        let t = Arc::new(match move_limit {
+            None => self.dir.open_table(sub)?,
+            Some(l) => self.dir.open_rule_table(l, sub)?,
+        });
+        tables.insert((move_limit, sub), t.clone());
         Ok(t)
     }
 
-    fn block(&self, sub: Subspace, table: &Table, b: u64) -> Result<Arc<Vec<Cell>>, QueryError> {
+    fn block(
+        &self,
+        move_limit: Option<u16>,
+        sub: Subspace,
+        table: &Table,
+        b: u64,
+    ) -> Result<Arc<Vec<Cell>>, QueryError> {
+        let key = (move_limit, sub, b);
         if let Some(c) = self
             .cache
             .lock()
             .unwrap_or_else(|p| p.into_inner())
-            .get(&(sub, b))
+            .get(&key)
         {
             return Ok(c.clone());
         }
@@ -167,7 +187,7 @@ impl Database {
                 cache.remove(&k);
             }
         }
-        cache.insert((sub, b), codes.clone());
+        cache.insert(key, codes.clone());
         Ok(codes)
     }
 
@@ -231,7 +251,28 @@ impl Database {
         };
         let i = self.ix.rank(pos.mover, pos.opponent);
         let be = table.header.block_entries as u64;
-        let cell = self.block(sub, &table, i / be)?[(i % be) as usize];
+        let cell = self.block(None, sub, &table, i / be)?[(i % be) as usize];
         Ok(Some((cell, table, i)))
+    }
+
+    /// The move limit of the no-removal rule whose tables the database holds
+    /// (the smallest, if it holds several), or `None`.
+    pub fn move_limit(&self) -> Option<u16> {
+        self.dir.move_limits().first().copied()
+    }
+
+    /// The distance-table value of `pos` under the no-removal rule with
+    /// `move_limit` ([`crate::counter`]): `Win(d)` or `Loss(d)` with the
+    /// distance `d`, or `Draw` where the winner cannot convert within the limit.
+    pub fn probe_distance(&self, pos: &Position, move_limit: u16) -> Result<Value, QueryError> {
+        if pos.mover_below_minimum() {
+            return Ok(Value::Loss(0));
+        }
+        let sub = Subspace::of(pos);
+        let table = self.table_of(Some(move_limit), sub)?;
+        let i = self.ix.rank(pos.mover, pos.opponent);
+        let be = table.header.block_entries as u64;
+        let cell = self.block(Some(move_limit), sub, &table, i / be)?[(i % be) as usize];
+        cell.value().ok_or_else(|| no_value(table.path(), i))
     }
 }

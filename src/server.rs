@@ -2,7 +2,7 @@
 //! the page that shows it, on axum and tokio.
 //!
 //! ```text
-//! GET /api/query?position=POS      the answer of `millbase query --json`
+//! GET /api/query?position=POS[&counter=C]   the answer of `millbase query --json`
 //! GET /api/mainline?position=POS   the perfect-play line (`millbase line --json`)
 //! GET /api/stats                   counts of every subspace and sector
 //! GET /api/stats/SECTOR            counts, histogram of plies, longest positions
@@ -99,6 +99,7 @@ impl From<QueryError> for ApiError {
     fn from(e: QueryError) -> ApiError {
         let status = match &e {
             QueryError::PlacementPhase(_) => StatusCode::NOT_FOUND,
+            QueryError::Counter(_) => StatusCode::BAD_REQUEST,
             QueryError::Storage(s) => storage_status(s),
         };
         ApiError::new(status, e.to_string())
@@ -132,13 +133,21 @@ struct PositionParams {
 }
 
 impl PositionParams {
+    /// `counter`, if given.
+    fn counter(&self) -> Result<Option<u16>, ApiError> {
+        self.counter
+            .as_deref()
+            .map(|t| {
+                t.parse::<u16>().map_err(|_| {
+                    ApiError::bad_request(format!(
+                        "counter: {t:?} is not a number of plies since the last removal"
+                    ))
+                })
+            })
+            .transpose()
+    }
+
     fn position(&self) -> Result<Position, ApiError> {
-        if self.counter.is_some() {
-            return Err(ApiError::bad_request(
-                "counter: this database holds no values under the no-removal rule; \
-                 ask without a counter",
-            ));
-        }
         let text = self.position.as_deref().ok_or_else(|| {
             ApiError::bad_request(
                 "missing ?position=POS (e.g. ?position=........................%20w%209%209)",
@@ -181,8 +190,17 @@ async fn query(
     State(shared): State<Arc<Shared>>,
     q: Result<Query<PositionParams>, QueryRejection>,
 ) -> Result<Json<Answer>, ApiError> {
-    let pos = params(q)?.position()?;
-    let answer = blocking(&shared, move |s| Ok(s.db.answer_from_tables(&pos)?)).await?;
+    let p = params(q)?;
+    let (pos, counter) = (p.position()?, p.counter()?);
+    let answer = blocking(&shared, move |s| {
+        // under the no-removal rule where the database has its tables
+        Ok(match (counter, s.db.move_limit()) {
+            (Some(c), _) => s.db.answer_at(&pos, c)?,
+            (None, Some(_)) => s.db.answer_at(&pos, 0)?,
+            (None, None) => s.db.answer_from_tables(&pos)?,
+        })
+    })
+    .await?;
     Ok(Json(answer))
 }
 

@@ -188,11 +188,20 @@ fn query_json_has_every_field_of_the_rules() {
         let o = run(&["query", "--db", db, pos, "--json"]);
         assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
         let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+        // the database has the tables of the no-removal rule (limit 100):
+        // the standing at counter 0 comes too
         assert_eq!(
             keys(&v),
-            ["moves", "plies", "position", "source", "value"],
+            [
+                "category", "counter", "dtc", "moves", "plies", "position", "source", "value"
+            ],
             "{pos}"
         );
+        assert_eq!(v["counter"], 0);
+        // a counter outside 0..L is the user's error: status 2, named
+        let o = run(&["query", "--db", db, pos, "--json", "--counter", "100"]);
+        assert_eq!(o.status.code(), Some(2));
+        assert!(String::from_utf8_lossy(&o.stderr).contains("0..100"));
         assert_eq!(v["source"], "table", "{pos}");
         assert_eq!(v["position"], pos);
         let p: Position = pos.parse().unwrap();
@@ -210,7 +219,11 @@ fn query_json_has_every_field_of_the_rules() {
         want.sort();
         let mut got = vec![];
         for m in v["moves"].as_array().unwrap() {
-            assert_eq!(keys(m), ["move", "plies", "position", "value"], "{pos}");
+            assert_eq!(
+                keys(m),
+                ["category", "dtc", "move", "plies", "position", "value"],
+                "{pos}"
+            );
             // (a position whose side to move is below 3 does not parse: read it naively)
             let after = Naive::parse(m["position"].as_str().unwrap(), true).to_position();
             let child = minimax.value(&after);

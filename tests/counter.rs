@@ -21,9 +21,15 @@ fn check(rules: Rules, limit: u16) {
         max_stones: 3,
         max_total: 6,
         placement: true,
-        move_limit: None,
+        move_limit: Some(limit),
     };
     let distances = counter::solve(&ix, rules, limits, limit).unwrap();
+    // the same through a database's files and the query API, on a sample
+    let dir = tempfile::tempdir().unwrap();
+    millbase::generate::generate(dir.path(), rules, limits, &ix, &millbase::generate::Silent)
+        .unwrap();
+    let db = millbase::query::Database::open(dir.path()).unwrap();
+    let answered = AtomicU64::new(0);
     let mut brute = Brute::new(rules);
     brute.solve_group(&[(3, 3)]);
     let plain = Placement::solve(&brute, 3);
@@ -42,6 +48,30 @@ fn check(rules: Rules, limit: u16) {
             _ => DRAWN,
         };
         checked.fetch_add(1, Relaxed);
+        // one state in about 2,000: the answer of the query API at this counter
+        let h =
+            (pos.mover as u64 * 0x9E37_79B9 ^ pos.opponent as u64 * 0x85EB_CA6B ^ c as u64 * 31)
+                .wrapping_mul(0x2545_F491_4F6C_DD1D);
+        if h >> 53 == 0 {
+            let a = db.answer_at(pos, c).unwrap();
+            let r = a.rule.unwrap();
+            assert_eq!((r.counter, r.category), (c, cat), "{pos} at {c}");
+            // the best move keeps what the position has under the rule
+            if let Some(best) = a.moves.first() {
+                let child = best.rule.unwrap().category;
+                let kept = match cat {
+                    Category::Win => child == Category::Loss,
+                    Category::Loss => child == Category::Win,
+                    _ => !matches!(child, Category::Win | Category::Loss),
+                };
+                assert!(
+                    kept,
+                    "{pos} at {c}: {cat:?}, best move {} to {child:?}",
+                    best.mv
+                );
+            }
+            answered.fetch_add(1, Relaxed);
+        }
         if c == 0 {
             by_category.lock().unwrap()[cat as usize] += 1;
         }
@@ -57,6 +87,7 @@ fn check(rules: Rules, limit: u16) {
     let bad = bad.into_inner().unwrap();
     assert!(bad.is_empty(), "limit {limit}: {bad:?}");
     assert!(checked.load(Relaxed) > 2_000_000, "{checked:?}");
+    assert!(answered.load(Relaxed) > 500, "{answered:?}");
     let counts = by_category.into_inner().unwrap();
     assert!(
         counts[0] > 0 && counts[2] > 0 && counts[4] > 0,

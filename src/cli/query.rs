@@ -6,6 +6,7 @@ use super::show::board;
 use super::{DbArgs, Failure, PositionArgs, write_json};
 use clap::Args;
 use millbase::answer::{Answer, EvaluatedMove};
+use millbase::counter::Category;
 use millbase::index::Subspace;
 use millbase::moves;
 use millbase::opening::{OpeningSearch, Precision};
@@ -30,12 +31,31 @@ pub struct QueryArgs {
     /// No progress display on stderr while a placement position is searched.
     #[arg(long)]
     quiet: bool,
+    /// Plies since the last removal, for the no-removal rule (0 by default):
+    /// the answer gains each position's category (win, cursed-win, draw,
+    /// blessed-loss, loss) and dtc, and the moves come best first under the
+    /// rule. Needs the rule's tables (built by `generate`).
+    #[arg(long, value_name = "C")]
+    counter: Option<u16>,
 }
 
-/// The answer for `pos` from the tables; a placement position whose sector
-/// the database lacks is searched, with a spinner and a note on stderr.
-pub fn answer(db: &Database, pos: &Position, quiet: bool) -> Result<Answer, Failure> {
-    match db.answer_from_tables(pos) {
+/// The answer for `pos` from the tables, under the no-removal rule at
+/// `counter` where the database has its tables (or `counter` is asked for); a
+/// placement position whose sector the database lacks is searched, with a
+/// spinner and a note on stderr.
+pub fn answer(
+    db: &Database,
+    pos: &Position,
+    counter: Option<u16>,
+    quiet: bool,
+) -> Result<Answer, Failure> {
+    let tables = match (counter, db.move_limit()) {
+        (Some(c), _) => db.answer_at(pos, c),
+        (None, Some(_)) => db.answer_at(pos, 0),
+        (None, None) => db.answer_from_tables(pos),
+    };
+    match tables {
+        Err(QueryError::Counter(m)) => return Err(Failure::input(m)),
         Err(QueryError::PlacementPhase(_)) => {}
         a => return Ok(a?),
     }
@@ -128,7 +148,7 @@ pub fn run(a: QueryArgs, out: &mut impl Write) -> Result<(), Failure> {
     let rules = database.rules();
     let pos = a.position.play(start, rules)?;
     if a.json || a.best {
-        let answer = answer(&database, &pos, a.quiet)?;
+        let answer = answer(&database, &pos, a.counter, a.quiet)?;
         return match (a.best, answer.moves.first()) {
             (false, _) => write_json(out, &answer),
             (true, None) => Err(Failure::fault(format!(
@@ -146,11 +166,33 @@ pub fn run(a: QueryArgs, out: &mut impl Write) -> Result<(), Failure> {
         writeln!(out, "{end}.")?;
         return Ok(());
     }
-    let answer = answer(&database, &pos, a.quiet)?;
+    let answer = answer(&database, &pos, a.counter, a.quiet)?;
     let side = pos.side.name();
     match answer.value {
         Value::Draw => writeln!(out, "{side} draws: neither side can force a win.")?,
         v => writeln!(out, "{side} {}.", outcome(v))?,
+    }
+    if let (Some(r), Some(limit)) = (answer.rule, database.move_limit()) {
+        let standing = match (r.category, r.dtc) {
+            (Category::Win, Some(d)) => {
+                format!("{side} still wins: {d} plies to the next removal or the end")
+            }
+            (Category::Loss, Some(d)) => {
+                format!("{side} still loses: {d} plies to the next removal or the end")
+            }
+            (Category::CursedWin, _) => {
+                format!("{side}'s win is a draw (a cursed win): it takes too long")
+            }
+            (Category::BlessedLoss, _) => {
+                format!("{side}'s loss is a draw (a blessed loss): the win takes too long")
+            }
+            _ => "a draw".to_string(),
+        };
+        writeln!(
+            out,
+            "Under the rule of {limit} plies without a removal, {} plies since the last: {standing}.",
+            r.counter
+        )?;
     }
     writeln!(
         out,
