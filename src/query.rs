@@ -92,6 +92,10 @@ pub(crate) fn no_value(path: &Path, index: Index) -> QueryError {
 pub const CACHE_BLOCKS: usize = 16384;
 
 /// Decoded blocks by (subspace, block number).
+/// A table of the game (`None`) or of the no-removal rule with a move limit,
+/// for one subspace.
+type TableKey = (Option<u16>, Subspace);
+
 /// Decoded blocks by (move limit of a rule table or `None`, subspace, block).
 type BlockCache = HashMap<(Option<u16>, Subspace, u64), Arc<Vec<Cell>>>;
 
@@ -99,7 +103,7 @@ type BlockCache = HashMap<(Option<u16>, Subspace, u64), Arc<Vec<Cell>>>;
 pub struct Database {
     dir: DbDir,
     ix: Indexer,
-    tables: Mutex<HashMap<(Option<u16>, Subspace), Arc<Table>>>,
+    tables: Mutex<HashMap<TableKey, Arc<Table>>>,
     cache: Mutex<BlockCache>,
     cache_blocks: usize,
 }
