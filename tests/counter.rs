@@ -49,9 +49,10 @@ fn check(rules: Rules, limit: u16) {
         };
         checked.fetch_add(1, Relaxed);
         // one state in about 2,000: the answer of the query API at this counter
-        let h =
-            (pos.mover as u64 * 0x9E37_79B9 ^ pos.opponent as u64 * 0x85EB_CA6B ^ c as u64 * 31)
-                .wrapping_mul(0x2545_F491_4F6C_DD1D);
+        let h = ((pos.mover as u64 * 0x9E37_79B9)
+            ^ (pos.opponent as u64 * 0x85EB_CA6B)
+            ^ (c as u64 * 31))
+            .wrapping_mul(0x2545_F491_4F6C_DD1D);
         if h >> 53 == 0 {
             let a = db.answer_at(pos, c).unwrap();
             let r = a.rule.unwrap();
