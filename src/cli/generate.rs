@@ -154,8 +154,11 @@ fn plan_of(dir: &std::path::Path, rules: Rules, limits: Limits) -> (Vec<(Subspac
                 sectors.len()
             )
         };
+        let rule = limits.move_limit.map_or(String::new(), |l| {
+            format!("; then the tables of the no-removal rule (limit {l}) of each")
+        });
         format!(
-            "plan ({} rules, into {}): {movement}{placement}",
+            "plan ({} rules, into {}): {movement}{placement}{rule}",
             rules.name(),
             dir.display()
         )
