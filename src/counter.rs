@@ -83,12 +83,12 @@ fn exit(distance: Cell) -> Cell {
 }
 
 /// The table of exits of a distance table.
-pub fn exits(distances: &[Cell]) -> Vec<Cell> {
+fn exits(distances: &[Cell]) -> Vec<Cell> {
     distances.par_iter().map(|&c| exit(c)).collect()
 }
 
 /// A solved table with every distance beyond `limit` made a draw.
-pub fn cut(cells: Vec<Cell>, limit: u16) -> Vec<Cell> {
+fn cut(cells: Vec<Cell>, limit: u16) -> Vec<Cell> {
     cells
         .into_par_iter()
         .map(|c| match c.value() {

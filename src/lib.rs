@@ -9,12 +9,15 @@
 //!   (forward move generation, perft) → [`index`] (subspaces, perfect hash of
 //!   symmetry classes);
 //! - [`value`] (values, table cells, counts) → [`solver`] (retrograde analysis
-//!   of a subspace pair) and [`children`] (a value from the children's values);
+//!   of a movement pair), [`placement`] (the forward pass of a placement
+//!   sector) and [`children`] (a value from the children's values) →
+//!   [`counter`] (the no-removal rule: both solvers over other children);
 //! - [`storage`] (the file format) → [`db`] (a database directory) →
 //!   [`plan`]/[`generate`] (building one) and [`verify`] (checking one);
 //! - [`query`] (probes) ← [`wdl`] (whole-table maps) ← [`opening`] (placement
 //!   search) ← [`answer`] (value and move list, the JSON of `docs/RULES.md`);
-//!   [`report`] holds the other commands' JSON shapes.
+//!   [`report`] holds the other commands' JSON shapes, [`records`] the longest
+//!   positions and histograms; [`server`] (the web explorer) serves answers.
 //!
 //! # Probing a database and walking a line
 //!

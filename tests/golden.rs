@@ -111,6 +111,8 @@ fn query_speaks_from_the_side_to_move() {
     assert!(
         tail.starts_with(
             "\nWhite wins in 1 ply.\n\
+             Under the 100-ply no-removal rule (0 plies since the last removal): \
+             White still wins, 1 ply to the next removal or the end.\n\
              After each move, the plies left to the end with best play:\n\
              Winning moves (4):\n\
              \x20 d6-g1xd3   wins at once\n\

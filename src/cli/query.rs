@@ -173,25 +173,32 @@ pub fn run(a: QueryArgs, out: &mut impl Write) -> Result<(), Failure> {
         v => writeln!(out, "{side} {}.", outcome(v))?,
     }
     if let (Some(r), Some(limit)) = (answer.rule, database.move_limit()) {
+        let plies = |n: u16| format!("{n} pl{}", if n == 1 { "y" } else { "ies" });
         let standing = match (r.category, r.dtc) {
             (Category::Win, Some(d)) => {
-                format!("{side} still wins: {d} plies to the next removal or the end")
+                format!(
+                    "{side} still wins, {} to the next removal or the end",
+                    plies(d)
+                )
             }
             (Category::Loss, Some(d)) => {
-                format!("{side} still loses: {d} plies to the next removal or the end")
+                format!(
+                    "{side} still loses, {} to the next removal or the end",
+                    plies(d)
+                )
             }
             (Category::CursedWin, _) => {
-                format!("{side}'s win is a draw (a cursed win): it takes too long")
+                format!("a draw: {side}'s win takes too long (a cursed win)")
             }
             (Category::BlessedLoss, _) => {
-                format!("{side}'s loss is a draw (a blessed loss): the win takes too long")
+                format!("a draw: the win against {side} takes too long (a blessed loss)")
             }
             _ => "a draw".to_string(),
         };
         writeln!(
             out,
-            "Under the rule of {limit} plies without a removal, {} plies since the last: {standing}.",
-            r.counter
+            "Under the {limit}-ply no-removal rule ({} since the last removal): {standing}.",
+            plies(r.counter)
         )?;
     }
     writeln!(
