@@ -141,8 +141,8 @@ impl Database {
     pub fn answer_at(&self, pos: &Position, counter: u16) -> Result<Answer, QueryError> {
         let limit = self.move_limit().ok_or_else(|| {
             QueryError::Counter(format!(
-                "{} holds no tables of the no-removal rule: build them with \
-                 `millbase generate --db {}`",
+                "counter {counter}: {} holds no tables of the no-removal rule: build \
+                 them with `millbase generate --db {}`",
                 self.path().display(),
                 self.path().display()
             ))

@@ -87,6 +87,50 @@ async fn answers_are_the_librarys() {
 }
 
 #[tokio::test]
+async fn answers_under_the_no_removal_rule() {
+    let dir = tempfile::tempdir().unwrap();
+    let limits = Limits {
+        max_stones: 3,
+        max_total: 6,
+        placement: true,
+        move_limit: Some(20),
+    };
+    generate(
+        dir.path(),
+        Rules::default(),
+        limits,
+        &Indexer::new(),
+        &Silent,
+    )
+    .unwrap();
+    let db = Database::open(dir.path()).unwrap();
+    let pos = "WW.....BB..........W.B.. b 0 0";
+    for c in [0u16, 7, 19] {
+        let (status, v) = get(
+            dir.path(),
+            &format!("/api/query?position={}&counter={c}", q(pos)),
+        )
+        .await;
+        assert_eq!(status, StatusCode::OK, "{v}");
+        let want = serde_json::to_value(db.answer_at(&pos.parse().unwrap(), c).unwrap()).unwrap();
+        assert_eq!(v, want);
+        assert_eq!(v["counter"], c);
+        assert!(v["moves"][0]["category"].is_string());
+    }
+    // without a counter: the standing at counter 0
+    let (_, v) = get(dir.path(), &format!("/api/query?position={}", q(pos))).await;
+    assert_eq!(v["counter"], 0);
+    // a counter at the limit is a bad request that names it
+    let (status, v) = get(
+        dir.path(),
+        &format!("/api/query?position={}&counter=20", q(pos)),
+    )
+    .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert!(v["error"].as_str().unwrap().contains("0..20"), "{v}");
+}
+
+#[tokio::test]
 async fn health_and_statistics() {
     let dir = small_db();
     let (status, h) = get(dir.path(), "/api/health").await;
