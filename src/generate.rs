@@ -188,24 +188,8 @@ pub fn generate(
     for rep in plan(limits) {
         let members = rep.with_swap();
         let needed: Vec<Subspace> = members.iter().filter_map(|s| s.after_removal()).collect();
-        // every member is looked at, so that each damaged file is reported
-        let opened: Vec<Option<Table>> = members
-            .iter()
-            .map(|&s| match open_checked(&db, s) {
-                Ok(t) => Some(t),
-                Err(StorageError::Missing { .. }) => None,
-                Err(e) => {
-                    observer.rebuilding(s, &e.to_string());
-                    None
-                }
-            })
-            .collect();
-        if let Some(tables) = opened.into_iter().collect::<Option<Vec<Table>>>() {
-            for t in tables {
-                let r = Report::already_there(&t, None);
-                observer.finished(&r);
-                reports.push(r);
-            }
+        if let Some(tables) = all_there(&members, observer, |s| open_checked(&db, s)) {
+            skipped(tables, None, observer, &mut reports);
             db.remove_work_files(&needed);
             continue;
         }
@@ -232,15 +216,9 @@ pub fn generate(
         }
     }
     for sector in placement_plan(limits) {
-        match open_checked(&db, sector) {
-            Ok(t) => {
-                let r = Report::already_there(&t, None);
-                observer.finished(&r);
-                reports.push(r);
-                continue;
-            }
-            Err(StorageError::Missing { .. }) => {}
-            Err(e) => observer.rebuilding(sector, &e.to_string()),
+        if let Some(tables) = all_there(&[sector], observer, |s| open_checked(&db, s)) {
+            skipped(tables, None, observer, &mut reports);
+            continue;
         }
         let needed = sector.successors();
         known.retain(&needed);
@@ -287,28 +265,13 @@ fn generate_rule_tables(
     let mut known = Known::new();
     for members in order {
         let rep = members[0];
-        let opened: Option<Vec<Table>> = members
-            .iter()
-            .map(|&s| {
-                match db
-                    .open_rule_table(limit, s)
-                    .and_then(|t| t.check().map(|()| t))
-                {
-                    Ok(t) => Some(t),
-                    Err(StorageError::Missing { .. }) => None,
-                    Err(e) => {
-                        observer.rebuilding(s, &e.to_string());
-                        None
-                    }
-                }
-            })
-            .collect();
-        if let Some(tables) = opened {
-            for t in tables {
-                let r = Report::already_there(&t, Some(limit));
-                observer.finished(&r);
-                reports.push(r);
-            }
+        let open = |s| {
+            let t = db.open_rule_table(limit, s)?;
+            t.check()?;
+            Ok(t)
+        };
+        if let Some(tables) = all_there(&members, observer, open) {
+            skipped(tables, Some(limit), observer, reports);
             continue;
         }
         let mut needed: Vec<Subspace> = members.iter().flat_map(|&s| counter::needs(s)).collect();
@@ -341,6 +304,43 @@ fn generate_rule_tables(
         }
     }
     Ok(())
+}
+
+/// Reports the valid files `tables` (of the rule for `move_limit`) as there
+/// already.
+fn skipped(
+    tables: Vec<Table>,
+    move_limit: Option<u16>,
+    observer: &dyn Observer,
+    reports: &mut Vec<Report>,
+) {
+    for t in tables {
+        let r = Report::already_there(&t, move_limit);
+        observer.finished(&r);
+        reports.push(r);
+    }
+}
+
+/// The valid files of every subspace of `members`, opened by `open`, or
+/// `None` when one is missing or damaged. Every member is looked at, so that
+/// each damaged file is reported to `observer` (it is built again).
+fn all_there(
+    members: &[Subspace],
+    observer: &dyn Observer,
+    open: impl Fn(Subspace) -> Result<Table, StorageError>,
+) -> Option<Vec<Table>> {
+    let opened: Vec<Option<Table>> = members
+        .iter()
+        .map(|&s| match open(s) {
+            Ok(t) => Some(t),
+            Err(StorageError::Missing { .. }) => None,
+            Err(e) => {
+                observer.rebuilding(s, &e.to_string());
+                None
+            }
+        })
+        .collect();
+    opened.into_iter().collect()
 }
 
 /// Opens the file of `sub` and checks every block.
