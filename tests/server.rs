@@ -16,14 +16,9 @@ use millbase::position::Position;
 use millbase::query::Database;
 use tower::ServiceExt;
 
-fn small_db() -> tempfile::TempDir {
+/// A flying database within `limits`.
+fn db_within(limits: Limits) -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
-    let limits = Limits {
-        max_stones: 4,
-        max_total: 8,
-        placement: true,
-        move_limit: None,
-    };
     generate(
         dir.path(),
         Rules::default(),
@@ -33,6 +28,16 @@ fn small_db() -> tempfile::TempDir {
     )
     .unwrap();
     dir
+}
+
+/// The whole 4-stone game, without the tables of the no-removal rule.
+fn small_db() -> tempfile::TempDir {
+    db_within(Limits {
+        max_stones: 4,
+        max_total: 8,
+        placement: true,
+        move_limit: None,
+    })
 }
 
 /// GET `uri` from a fresh router on `dir`: status and JSON body.
@@ -88,21 +93,12 @@ async fn answers_are_the_librarys() {
 
 #[tokio::test]
 async fn answers_under_the_no_removal_rule() {
-    let dir = tempfile::tempdir().unwrap();
-    let limits = Limits {
+    let dir = db_within(Limits {
         max_stones: 3,
         max_total: 6,
         placement: true,
         move_limit: Some(20),
-    };
-    generate(
-        dir.path(),
-        Rules::default(),
-        limits,
-        &Indexer::new(),
-        &Silent,
-    )
-    .unwrap();
+    });
     let db = Database::open(dir.path()).unwrap();
     let pos = "WW.....BB..........W.B.. b 0 0";
     for c in [0u16, 7, 19] {
