@@ -178,9 +178,22 @@ impl Database {
                 }
             });
         }
-        a.moves
-            .sort_by_key(|m| rule_order(m.rule.expect("set above")));
+        a.moves.sort_by_key(rule_order);
         Ok(a)
+    }
+
+    /// The perfect player under the no-removal rule: the best move of `pos`
+    /// at `counter` (the first of [`Database::answer_at`]'s list), or `None`
+    /// when the side to move has no legal move. A win that the rule does not
+    /// stop is kept and converted by the fastest way that fits in the plies
+    /// left; a cursed win or a draw is held; a blessed loss is held to the
+    /// draw; a loss is made to last as long as it can.
+    pub fn best_move_at(
+        &self,
+        pos: &Position,
+        counter: u16,
+    ) -> Result<Option<EvaluatedMove>, QueryError> {
+        Ok(self.answer_at(pos, counter)?.moves.into_iter().next())
     }
 
     /// The standing of `pos`, whose plain value is `plain`, at `counter`.
@@ -223,9 +236,17 @@ impl OpeningSearch<'_> {
 
 /// The sort key of a move under the rule, from its child's standing: the
 /// mover's wins that keep the win (fastest conversion first), cursed wins,
-/// draws, blessed losses, losses (slowest first).
-fn rule_order(child: RuleValue) -> (u8, i32) {
-    let d = child.dtc.map_or(0, i32::from);
+/// draws, blessed losses, losses (slowest first). A conversion counts from
+/// the mover: one ply for a removal or a move that ends the game, one more
+/// than the child's `dtc` otherwise.
+fn rule_order(m: &EvaluatedMove) -> (u8, i32) {
+    let child = m.rule.expect("set by answer_at");
+    let converts = m.mv.remove.is_some() || m.value == Value::Loss(0);
+    let d = if converts {
+        1
+    } else {
+        child.dtc.map_or(0, |d| i32::from(d) + 1)
+    };
     match child.category {
         Category::Loss => (0, d),
         Category::BlessedLoss => (1, 0),
@@ -253,23 +274,6 @@ impl Serialize for EvaluatedMove {
     }
 }
 
-/// `{"move", "position", "value", "plies"}` of a move, the position after it
-/// and a value.
-fn serialize_move<S: Serializer>(
-    s: S,
-    name: &'static str,
-    mv: Move,
-    position: &Position,
-    value: Value,
-) -> Result<S::Ok, S::Error> {
-    let mut st = s.serialize_struct(name, 4)?;
-    st.serialize_field("move", &mv.to_string())?;
-    st.serialize_field("position", &position.to_string())?;
-    st.serialize_field("value", value.name())?;
-    st.serialize_field("plies", &value.plies())?;
-    st.end()
-}
-
 /// `{"position", "value", "plies", "source", "moves": [...]}` as in
 /// `docs/RULES.md`, with `"source"` `"table"` or `"search"`.
 impl Serialize for Answer {
@@ -279,11 +283,7 @@ impl Serialize for Answer {
         st.serialize_field("value", self.value.name())?;
         st.serialize_field("plies", &self.value.plies())?;
         st.serialize_field("source", self.source.name())?;
-        if let Some(r) = self.rule {
-            st.serialize_field("counter", &r.counter)?;
-            st.serialize_field("category", r.category.name())?;
-            st.serialize_field("dtc", &r.dtc)?;
-        }
+        serialize_rule(&mut st, self.rule)?;
         st.serialize_field("moves", &self.moves)?;
         st.end()
     }
@@ -298,6 +298,9 @@ pub struct LineStep {
     pub position: Position,
     /// The value for the side to move in the position before the move.
     pub value: Value,
+    /// Under the no-removal rule ([`Database::line_at`]): the standing of
+    /// the position before the move.
+    pub rule: Option<RuleValue>,
 }
 
 /// A perfect-play line: the best move each time, the winner ending the game as
@@ -311,6 +314,9 @@ pub struct Line {
     pub value: Value,
     /// The moves, in order.
     pub steps: Vec<LineStep>,
+    /// Under the no-removal rule ([`Database::line_at`]): the standing of the
+    /// starting position.
+    pub rule: Option<RuleValue>,
 }
 
 impl Database {
@@ -336,6 +342,51 @@ impl Database {
     ) -> Result<Line, QueryError> {
         line_with(pos, max_draw_plies, |p: &Position| {
             self.answer_from_tables(p)
+        })
+    }
+
+    /// The perfect-play line under the no-removal rule from `pos` at
+    /// `counter`: both sides play [`Database::best_move_at`], the counter
+    /// counts on (0 after a removal), and the line ends with the game: a side
+    /// without a move or with fewer than 3 stones, or the counter reaching
+    /// the move limit (a draw). From a position that is not a win or loss
+    /// under the rule it stops after `max_draw_plies` moves at most.
+    pub fn line_at(
+        &self,
+        pos: &Position,
+        counter: u16,
+        max_draw_plies: usize,
+    ) -> Result<Line, QueryError> {
+        let first = self.answer_at(pos, counter)?;
+        let limit = self.move_limit().expect("answer_at checked it");
+        let bound = match first.rule {
+            Some(r) if !r.category.is_draw() => usize::MAX,
+            _ => max_draw_plies,
+        };
+        let mut steps: Vec<LineStep> = vec![];
+        let mut current = first.clone();
+        let mut c = counter;
+        while let Some(best) = current.moves.first() {
+            if steps.len() >= bound {
+                break;
+            }
+            steps.push(LineStep {
+                mv: best.mv,
+                position: best.position,
+                value: current.value,
+                rule: current.rule,
+            });
+            c = if best.mv.remove.is_some() { 0 } else { c + 1 };
+            if best.position.mover_below_minimum() || c >= limit {
+                break;
+            }
+            current = self.answer_at(&best.position, c)?;
+        }
+        Ok(Line {
+            position: *pos,
+            value: first.value,
+            steps,
+            rule: first.rule,
         })
     }
 }
@@ -364,6 +415,7 @@ fn line_with(
             mv: best.mv,
             position: best.position,
             value: current.value,
+            rule: None,
         });
         if best.position.mover_below_minimum() {
             break;
@@ -374,25 +426,45 @@ fn line_with(
         position: *pos,
         value: first.value,
         steps,
+        rule: None,
     })
 }
 
 /// `{"move", "position", "value", "plies"}`, the value for the side to move
-/// before the move.
+/// before the move; under the rule also its `"counter"`, `"category"` and
+/// `"dtc"` there.
 impl Serialize for LineStep {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        serialize_move(s, "LineStep", self.mv, &self.position, self.value)
-    }
-}
-
-/// `{"position", "value", "plies", "line": [...]}`.
-impl Serialize for Line {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let mut st = s.serialize_struct("Line", 4)?;
+        let mut st = s.serialize_struct("LineStep", 7)?;
+        st.serialize_field("move", &self.mv.to_string())?;
         st.serialize_field("position", &self.position.to_string())?;
         st.serialize_field("value", self.value.name())?;
         st.serialize_field("plies", &self.value.plies())?;
+        serialize_rule(&mut st, self.rule)?;
+        st.end()
+    }
+}
+
+/// `{"position", "value", "plies", "line": [...]}`, under the rule with the
+/// starting position's `"counter"`, `"category"` and `"dtc"`.
+impl Serialize for Line {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut st = s.serialize_struct("Line", 7)?;
+        st.serialize_field("position", &self.position.to_string())?;
+        st.serialize_field("value", self.value.name())?;
+        st.serialize_field("plies", &self.value.plies())?;
+        serialize_rule(&mut st, self.rule)?;
         st.serialize_field("line", &self.steps)?;
         st.end()
     }
+}
+
+/// `"counter"`, `"category"` and `"dtc"` of a standing under the rule, if any.
+fn serialize_rule<S: SerializeStruct>(st: &mut S, rule: Option<RuleValue>) -> Result<(), S::Error> {
+    if let Some(r) = rule {
+        st.serialize_field("counter", &r.counter)?;
+        st.serialize_field("category", r.category.name())?;
+        st.serialize_field("dtc", &r.dtc)?;
+    }
+    Ok(())
 }

@@ -45,6 +45,12 @@ pub enum Category {
 }
 
 impl Category {
+    /// Whether the game is drawn under the rule: a cursed win, a draw or a
+    /// blessed loss.
+    pub fn is_draw(self) -> bool {
+        !matches!(self, Category::Win | Category::Loss)
+    }
+
     /// `win`, `cursed-win`, `draw`, `blessed-loss` or `loss`.
     pub fn name(self) -> &'static str {
         match self {

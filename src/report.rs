@@ -124,6 +124,88 @@ impl StatsRow {
     }
 }
 
+/// `stats --rule --json`: one subspace's or sector's counts under the
+/// no-removal rule at counter 0 (right after a removal or at the start), from
+/// the headers of its table and of its rule table.
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct RuleStatsRow {
+    /// Stones of the side to move on the board.
+    pub mover: u8,
+    /// Stones of the other side on the board.
+    pub opponent: u8,
+    /// Stones of the side to move in hand.
+    pub mover_hand: u8,
+    /// Stones of the other side in hand.
+    pub opponent_hand: u8,
+    /// The move limit `L` of the rule.
+    pub move_limit: u16,
+    /// The counts.
+    #[serde(flatten)]
+    pub counts: RuleCounts,
+}
+
+/// Counts under the no-removal rule at counter 0.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct RuleCounts {
+    /// Canonical classes.
+    pub classes: u64,
+    /// Classes won under the rule, won without it but drawn with it (cursed),
+    /// drawn either way, lost without it but drawn with it (blessed), lost
+    /// under the rule.
+    pub wins: u64,
+    /// See `wins`.
+    pub cursed_wins: u64,
+    /// See `wins`.
+    pub draws: u64,
+    /// See `wins`.
+    pub blessed_losses: u64,
+    /// See `wins`.
+    pub losses: u64,
+    /// The same over every symmetric image: positions.
+    pub all_wins: u64,
+    /// See `all_wins`.
+    pub all_cursed_wins: u64,
+    /// See `all_wins`.
+    pub all_draws: u64,
+    /// See `all_wins`.
+    pub all_blessed_losses: u64,
+    /// See `all_wins`.
+    pub all_losses: u64,
+    /// The largest `dtc` of a win and of a loss under the rule.
+    pub max_win_dtc: u16,
+    /// See `max_win_dtc`.
+    pub max_loss_dtc: u16,
+}
+
+impl RuleCounts {
+    /// The counts from those of a table (`plain`) and of its rule table
+    /// (`rule`: wins and losses under the rule at counter 0, distances as
+    /// plies); `None` when they cannot belong together (more wins or losses
+    /// under the rule than without it, other classes or draws).
+    pub fn new(plain: Counts, rule: Counts) -> Option<RuleCounts> {
+        let fits = plain.classes == rule.classes
+            && rule.draws
+                == plain.draws
+                    + (plain.wins - rule.wins.min(plain.wins))
+                    + (plain.losses - rule.losses.min(plain.losses));
+        (fits && rule.wins <= plain.wins && rule.losses <= plain.losses).then(|| RuleCounts {
+            classes: plain.classes,
+            wins: rule.wins,
+            cursed_wins: plain.wins - rule.wins,
+            draws: plain.draws,
+            blessed_losses: plain.losses - rule.losses,
+            losses: rule.losses,
+            all_wins: rule.all_wins,
+            all_cursed_wins: plain.all_wins.saturating_sub(rule.all_wins),
+            all_draws: plain.all_draws,
+            all_blessed_losses: plain.all_losses.saturating_sub(rule.all_losses),
+            all_losses: rule.all_losses,
+            max_win_dtc: rule.max_win,
+            max_loss_dtc: rule.max_loss,
+        })
+    }
+}
+
 /// `verify --json`: one subspace's result.
 #[derive(Clone, Copy, Debug, Serialize)]
 pub struct VerifyRow {

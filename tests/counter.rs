@@ -1,87 +1,109 @@
 //! The no-removal rule against an independent brute force: every position of
-//! the game with 3 stones a side, placement and movement, at every counter,
-//! for move limits 100 and 20, in both variants. The brute force walks
-//! explicit (position, counter) states with the naive rules' moves; the engine
-//! stores one distance per position, from its own solvers.
+//! the game with 3 stones a side at every counter of move limit 100, and of
+//! the game with 4 stones a side at every counter of move limit 20,
+//! placement and movement, in both variants. The brute force walks explicit
+//! (position, counter) states with the naive rules' moves; the engine stores
+//! one distance per position, from its own solvers. With the 4-stone
+//! databases the perfect player under the rule plays itself.
 
 mod brute;
+mod common;
 mod naive;
 
-use brute::{Brute, DRAWN, LOST, Placement, WON, counter_outcomes_3};
+use brute::rule::counter_outcomes;
+use brute::{DRAWN, LOST, WON};
 use millbase::Rules;
 use millbase::counter::{self, Category};
 use millbase::index::{Indexer, Subspace};
 use millbase::plan::Limits;
+use millbase::value::Value;
+use std::collections::HashMap;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
-fn check(rules: Rules, limit: u16) {
+/// Stones on board and in hand of the side to move and of the other, as
+/// `stats --json` names a subspace or sector.
+type Sector = (u64, u64, u64, u64);
+
+fn check(rules: Rules, n: u8, limit: u16) {
     let ix = Indexer::new();
     let limits = Limits {
-        max_stones: 3,
-        max_total: 6,
+        max_stones: n,
+        max_total: 2 * n,
         placement: true,
         move_limit: Some(limit),
     };
-    let distances = counter::solve(&ix, rules, limits, limit).unwrap();
-    // the same through a database's files and the query API, on a sample
     let dir = tempfile::tempdir().unwrap();
     millbase::generate::generate(dir.path(), rules, limits, &ix, &millbase::generate::Silent)
         .unwrap();
     let db = millbase::query::Database::open(dir.path()).unwrap();
-    let answered = AtomicU64::new(0);
-    let mut brute = Brute::new(rules);
-    brute.solve_group(&[(3, 3)]);
-    let plain = Placement::solve(&brute, 3);
-    let checked = AtomicU64::new(0);
+    let (checked, answered) = (AtomicU64::new(0), AtomicU64::new(0));
     let by_category: Mutex<[u64; 5]> = Mutex::new([0; 5]);
+    let by_sector: Mutex<HashMap<Sector, [u64; 5]>> = Mutex::new(HashMap::new());
     let bad: Mutex<Vec<String>> = Mutex::new(vec![]);
-    counter_outcomes_3(rules, limit, &|pos, c, outcome| {
-        let sub = Subspace::of(pos);
-        let d = distances[&sub][ix.rank(pos.mover, pos.opponent) as usize]
-            .value()
-            .unwrap();
-        let cat = Category::of(plain.value(pos), d, limit, c);
-        let want = match cat {
-            Category::Win => WON,
-            Category::Loss => LOST,
-            _ => DRAWN,
-        };
-        checked.fetch_add(1, Relaxed);
-        // one state in about 2,000: the answer of the query API at this counter
-        let h = ((pos.mover as u64 * 0x9E37_79B9)
-            ^ (pos.opponent as u64 * 0x85EB_CA6B)
-            ^ (c as u64 * 31))
-            .wrapping_mul(0x2545_F491_4F6C_DD1D);
-        if h >> 53 == 0 {
-            let a = db.answer_at(pos, c).unwrap();
-            let r = a.rule.unwrap();
-            assert_eq!((r.counter, r.category), (c, cat), "{pos} at {c}");
-            // the best move keeps what the position has under the rule
-            if let Some(best) = a.moves.first() {
-                let child = best.rule.unwrap().category;
-                let kept = match cat {
-                    Category::Win => child == Category::Loss,
-                    Category::Loss => child == Category::Win,
-                    _ => !matches!(child, Category::Win | Category::Loss),
-                };
-                assert!(
-                    kept,
-                    "{pos} at {c}: {cat:?}, best move {} to {child:?}",
-                    best.mv
-                );
+    counter_outcomes(rules, n, limit, &|pos, images, outcomes| {
+        let plain = db.probe(pos).unwrap();
+        let d = db.probe_distance(pos, limit).unwrap();
+        for (c, &outcome) in (0..limit).zip(outcomes) {
+            let cat = Category::of(plain, d, limit, c);
+            let want = match cat {
+                Category::Win => WON,
+                Category::Loss => LOST,
+                _ => DRAWN,
+            };
+            checked.fetch_add(u64::from(images), Relaxed);
+            if want != outcome {
+                let mut b = bad.lock().unwrap();
+                if b.len() < 5 {
+                    b.push(format!(
+                        "{pos} at counter {c}: brute force {outcome}, engine {cat:?} ({d:?})"
+                    ));
+                }
             }
-            answered.fetch_add(1, Relaxed);
-        }
-        if c == 0 {
-            by_category.lock().unwrap()[cat as usize] += 1;
-        }
-        if want != outcome {
-            let mut b = bad.lock().unwrap();
-            if b.len() < 5 {
-                b.push(format!(
-                    "{pos} at counter {c}: brute force {outcome}, engine {cat:?} ({d:?})"
-                ));
+            if c == 0 {
+                by_category.lock().unwrap()[cat as usize] += u64::from(images);
+                // the brute force's outcome, split by the plain value
+                let own = match (outcome, plain) {
+                    (WON, _) => Category::Win,
+                    (LOST, _) => Category::Loss,
+                    (_, Value::Win(_)) => Category::CursedWin,
+                    (_, Value::Loss(_)) => Category::BlessedLoss,
+                    _ => Category::Draw,
+                };
+                let key = (
+                    pos.mover.count_ones() as u64,
+                    pos.opponent.count_ones() as u64,
+                    u64::from(pos.mover_hand),
+                    u64::from(pos.opponent_hand),
+                );
+                by_sector.lock().unwrap().entry(key).or_default()[own as usize] +=
+                    u64::from(images);
+            }
+            // one state in about 2,000: the answer of the query API at this counter
+            let h = ((pos.mover as u64 * 0x9E37_79B9)
+                ^ (pos.opponent as u64 * 0x85EB_CA6B)
+                ^ (u64::from(pos.mover_hand) << 40)
+                ^ (c as u64 * 31))
+                .wrapping_mul(0x2545_F491_4F6C_DD1D);
+            if h >> 53 == 0 {
+                let a = db.answer_at(pos, c).unwrap();
+                let r = a.rule.unwrap();
+                assert_eq!((r.counter, r.category), (c, cat), "{pos} at {c}");
+                // the best move keeps what the position has under the rule
+                if let Some(best) = a.moves.first() {
+                    let child = best.rule.unwrap().category;
+                    let kept = match cat {
+                        Category::Win => child == Category::Loss,
+                        Category::Loss => child == Category::Win,
+                        _ => child.is_draw(),
+                    };
+                    assert!(
+                        kept,
+                        "{pos} at {c}: {cat:?}, best move {} to {child:?}",
+                        best.mv
+                    );
+                }
+                answered.fetch_add(1, Relaxed);
             }
         }
     });
@@ -96,28 +118,62 @@ fn check(rules: Rules, limit: u16) {
     );
     if limit == 20 {
         // the 3-3 endgame's longest wins take 25 plies or more: cursed at 20
-        assert!(counts[1] > 0, "cursed wins at counter 0: {counts:?}");
+        assert!(counts[1] > 0 && counts[3] > 0, "at counter 0: {counts:?}");
+    }
+    // `stats --rule --json` counts every position's category at counter 0 as
+    // the brute force does
+    let by_sector = by_sector.into_inner().unwrap();
+    let db_dir = dir.path().to_str().unwrap();
+    let o = common::run(&["stats", "--db", db_dir, "--rule", "--json"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let rows: Vec<serde_json::Value> = String::from_utf8(o.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(rows.len(), by_sector.len());
+    for r in &rows {
+        let n = |k: &str| r[k].as_u64().unwrap();
+        let key = (
+            n("mover"),
+            n("opponent"),
+            n("mover_hand"),
+            n("opponent_hand"),
+        );
+        let fields = [
+            "all_wins",
+            "all_cursed_wins",
+            "all_draws",
+            "all_blessed_losses",
+            "all_losses",
+        ];
+        let stats: Vec<u64> = fields.iter().map(|f| n(f)).collect();
+        assert_eq!(stats, by_sector[&key], "{key:?}: {fields:?}");
+        assert_eq!(n("move_limit"), u64::from(limit));
+    }
+    if n == 4 {
+        perfect_player(&db, limit);
     }
 }
 
 #[test]
-fn flying_limit_100() {
-    check(Rules { flying: true }, 100);
+fn three_stones_flying_limit_100() {
+    check(Rules { flying: true }, 3, 100);
 }
 
 #[test]
-fn flying_limit_20() {
-    check(Rules { flying: true }, 20);
+fn three_stones_no_flying_limit_100() {
+    check(Rules { flying: false }, 3, 100);
 }
 
 #[test]
-fn no_flying_limit_100() {
-    check(Rules { flying: false }, 100);
+fn four_stones_flying_limit_20() {
+    check(Rules { flying: true }, 4, 20);
 }
 
 #[test]
-fn no_flying_limit_20() {
-    check(Rules { flying: false }, 20);
+fn four_stones_no_flying_limit_20() {
+    check(Rules { flying: false }, 4, 20);
 }
 
 #[test]
@@ -217,4 +273,104 @@ fn generate_writes_the_distance_tables_and_rebuilds_a_damaged_one() {
     assert_eq!(rebuilt.len(), 1);
     assert_eq!(rebuilt[0].move_limit, Some(20));
     assert_eq!(std::fs::read(&path).unwrap(), good);
+}
+
+/// The outcome of a game under the no-removal rule as the naive rules judge
+/// it, for the side to move at its start.
+#[derive(Debug, PartialEq, Eq)]
+enum Played {
+    Won,
+    Drawn,
+    Lost,
+}
+
+/// Plays `pos` from `counter` to the end with [`Database::best_move_at`] on
+/// both sides, refereed by the naive rules: each move must be one of the
+/// naive successors (whose removal flag resets the counter), a side without
+/// a move or with fewer than 3 stones has lost, and the counter reaching
+/// `limit` without that draws.
+fn self_play(
+    db: &millbase::query::Database,
+    pos: millbase::position::Position,
+    counter: u16,
+    limit: u16,
+) -> Played {
+    let flying = db.rules().flying;
+    let (mut pos, mut c) = (pos, counter);
+    let mut plies = 0;
+    loop {
+        let successors = naive::Naive::successors(&pos, flying);
+        if pos.mover_total() < 3 || successors.is_empty() {
+            return if plies % 2 == 0 {
+                Played::Lost
+            } else {
+                Played::Won
+            };
+        }
+        if c >= limit {
+            return Played::Drawn;
+        }
+        let best = db.best_move_at(&pos, c).unwrap().expect("a legal move");
+        let removed = successors
+            .iter()
+            .find(|(_, child)| *child == best.position)
+            .map(|(removed, _)| *removed)
+            .unwrap_or_else(|| panic!("{pos}: {} is not a legal move", best.mv));
+        c = if removed { 0 } else { c + 1 };
+        pos = best.position;
+        plies += 1;
+        assert!(plies < 1_000, "the game does not end");
+    }
+}
+
+/// The perfect player under the rule, database against database from random
+/// positions of random games of the 4-stone game at random counters: every
+/// win under the rule is won inside the rule, and every cursed win ends in a
+/// draw.
+fn perfect_player(db: &millbase::query::Database, limit: u16) {
+    use millbase::position::Position;
+    let rules = db.rules();
+    let mut seed = 0x9E37_79B9_7F4A_7C15u64 ^ u64::from(rules.flying);
+    let mut next = move |n: usize| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed % n as u64) as usize
+    };
+    let start: Position = "........................ w 4 4".parse().unwrap();
+    let (mut wins, mut cursed, mut games) = (0, 0, 0);
+    while wins < 1_000 || cursed < 100 {
+        games += 1;
+        assert!(games < 200_000, "{wins} wins, {cursed} cursed wins");
+        // a random game, stopped at a random ply
+        let mut pos = start;
+        for _ in 0..next(40) {
+            let kids = naive::Naive::successors(&pos, rules.flying);
+            if pos.mover_total() < 3 || kids.is_empty() {
+                break;
+            }
+            pos = kids[next(kids.len())].1;
+        }
+        if pos.mover_total() < 3 || naive::Naive::successors(&pos, rules.flying).is_empty() {
+            continue;
+        }
+        // a random counter, or every other time the largest at which a win
+        // still fits (where a slow conversion trips the rule)
+        let c = match db.answer_at(&pos, 0).unwrap().rule.unwrap() {
+            r if r.category == Category::Win && next(2) == 0 => limit - r.dtc.unwrap(),
+            _ => next(limit as usize) as u16,
+        };
+        let category = db.answer_at(&pos, c).unwrap().rule.unwrap().category;
+        match category {
+            Category::Win => {
+                assert_eq!(self_play(db, pos, c, limit), Played::Won, "{pos} at {c}");
+                wins += 1;
+            }
+            Category::CursedWin => {
+                assert_eq!(self_play(db, pos, c, limit), Played::Drawn, "{pos} at {c}");
+                cursed += 1;
+            }
+            _ => {}
+        }
+    }
 }

@@ -3,7 +3,9 @@
 use super::query::outcome;
 use super::{DbArgs, Failure, PositionArgs, write_json};
 use clap::Args;
-use millbase::query::Database;
+use millbase::answer::RuleValue;
+use millbase::moves;
+use millbase::query::{Database, QueryError};
 use millbase::value::Value;
 use std::io::Write;
 
@@ -20,17 +22,37 @@ pub struct LineArgs {
     /// each step's value for the side to move before that move.
     #[arg(long)]
     json: bool,
+    /// Play the line under the no-removal rule, starting C plies after the
+    /// last removal: both sides play the best move under the rule (query
+    /// --best --counter gives one such move), and the line ends when the
+    /// counter reaches the move limit. Needs the rule's tables.
+    #[arg(long, value_name = "C")]
+    counter: Option<u16>,
 }
 
 pub fn run(a: LineArgs, out: &mut impl Write) -> Result<(), Failure> {
     let start = a.position.start(false)?;
     let database = Database::open(&a.db.db)?;
     let pos = a.position.play(start, database.rules())?;
-    let line = database.line(&pos, a.max_plies)?;
+    let line = match a.counter {
+        Some(c) => database
+            .line_at(&pos, c, a.max_plies)
+            .map_err(|e| match e {
+                QueryError::Counter(m) => Failure::input(m),
+                e => e.into(),
+            })?,
+        None => database.line(&pos, a.max_plies)?,
+    };
     if a.json {
         return write_json(out, &line);
     }
-    writeln!(out, "{pos}: {} {}", pos.side.name(), outcome(line.value))?;
+    writeln!(
+        out,
+        "{pos}: {} {}{}",
+        pos.side.name(),
+        outcome(line.value),
+        standing(line.rule)
+    )?;
     for (i, step) in line.steps.iter().enumerate() {
         let mover = if i % 2 == 0 {
             pos.side
@@ -39,16 +61,39 @@ pub fn run(a: LineArgs, out: &mut impl Write) -> Result<(), Failure> {
         };
         writeln!(
             out,
-            "{:>4}. {:<6} {:<10} ({} {})",
+            "{:>4}. {:<6} {:<10} ({} {}{})",
             i + 1,
             mover.name(),
             step.mv.to_string(),
             mover.name(),
-            outcome(step.value)
+            outcome(step.value),
+            standing(step.rule)
         )?;
     }
+    let limit = database.move_limit().unwrap_or(0);
+    let counter_at_end = line.rule.map(|r| {
+        line.steps.iter().fold(
+            r.counter,
+            |c, s| if s.mv.remove.is_some() { 0 } else { c + 1 },
+        )
+    });
+    let drawn = match line.rule {
+        Some(r) => r.category.is_draw(),
+        None => line.value == Value::Draw,
+    };
     match line.steps.last() {
-        Some(last) if line.value == Value::Draw => writeln!(
+        Some(last)
+            if counter_at_end == Some(limit)
+                && !last.position.mover_below_minimum()
+                && !moves::legal_moves(&last.position, database.rules()).is_empty() =>
+        {
+            writeln!(
+                out,
+                "drawn by the no-removal rule: {limit} plies without a removal; now {}",
+                last.position
+            )?
+        }
+        Some(last) if drawn => writeln!(
             out,
             "... a draw: best play goes on for ever (stopped after {} moves; --max-plies sets it); now {}",
             line.steps.len(),
@@ -58,4 +103,19 @@ pub fn run(a: LineArgs, out: &mut impl Write) -> Result<(), Failure> {
         None => writeln!(out, "the game is over")?,
     }
     Ok(())
+}
+
+/// "; under the rule: cursed-win at counter 12" and the like, or nothing.
+fn standing(rule: Option<RuleValue>) -> String {
+    match rule {
+        None => String::new(),
+        Some(r) => {
+            let dtc = r.dtc.map_or(String::new(), |d| format!(", {d} to convert"));
+            format!(
+                "; under the rule at counter {}: {}{dtc}",
+                r.counter,
+                r.category.name()
+            )
+        }
+    }
 }

@@ -25,7 +25,9 @@ pub struct QueryArgs {
     /// "source" is "table", or "search" where the database lacks the position's placement sector.
     #[arg(long)]
     json: bool,
-    /// Print only the best move (with --json: its entry of the move list).
+    /// Print only the best move (with --json: its entry of the move list):
+    /// where the database has the no-removal rule's tables, the best under
+    /// the rule at the counter (the perfect player, `Database::best_move_at`).
     #[arg(long)]
     best: bool,
     /// No progress display on stderr while a placement position is searched.

@@ -5,7 +5,7 @@ use clap::Args;
 use millbase::db::DbDir;
 use millbase::index::Indexer;
 use millbase::records;
-use millbase::report::StatsRow;
+use millbase::report::{RuleCounts, RuleStatsRow, StatsRow};
 use millbase::value::Counts;
 use std::io::Write;
 
@@ -26,6 +26,16 @@ pub struct StatsArgs {
     /// "plies"}], "longest_losses": [...]}.
     #[arg(long, value_name = "N", num_args = 0..=1, default_missing_value = "3")]
     longest: Option<usize>,
+    /// Instead, the counts under the no-removal rule at counter 0: wins,
+    /// cursed wins (won without the rule, drawn with it), draws, blessed
+    /// losses, losses and the largest dtc of each subspace, with the move
+    /// limit L of the database's rule tables (the smallest, when there are
+    /// several, or the one given); with --json one object per line with
+    /// fields mover, opponent, mover_hand, opponent_hand, move_limit,
+    /// classes, wins, cursed_wins, draws, blessed_losses, losses, the same
+    /// over every symmetric image (all_*), max_win_dtc, max_loss_dtc.
+    #[arg(long, value_name = "L", num_args = 0..=1, default_missing_value = "0", conflicts_with = "longest")]
+    rule: Option<u16>,
 }
 
 /// One row of the text table.
@@ -61,10 +71,106 @@ fn longest(db: &DbDir, n: usize, json: bool, out: &mut impl Write) -> Result<(),
     Ok(())
 }
 
+/// One row of the text table under the rule.
+fn rule_row(out: &mut impl Write, name: &str, c: &RuleCounts) -> std::io::Result<()> {
+    writeln!(
+        out,
+        "{name:>9} {:>11} {:>11} {:>11} {:>11} {:>11} {:>11} {:>7} {:>7}",
+        c.classes,
+        c.wins,
+        c.cursed_wins,
+        c.draws,
+        c.blessed_losses,
+        c.losses,
+        c.max_win_dtc,
+        c.max_loss_dtc
+    )
+}
+
+fn rule(db: &DbDir, limit: u16, json: bool, out: &mut impl Write) -> Result<(), Failure> {
+    let limits = db.move_limits();
+    let limit = match (limit, limits.first()) {
+        (0, Some(&l)) => l,
+        (l, _) if limits.contains(&l) => l,
+        _ => {
+            return Err(Failure::input(format!(
+                "{} holds no tables of the no-removal rule{}: build them with \
+                 `millbase generate --db {}{}`",
+                db.path().display(),
+                if limit == 0 {
+                    String::new()
+                } else {
+                    format!(" with move limit {limit}")
+                },
+                db.path().display(),
+                if limit == 0 {
+                    String::new()
+                } else {
+                    format!(" --move-limit {limit}")
+                },
+            )));
+        }
+    };
+    if !json {
+        writeln!(
+            out,
+            "Counter 0 under the {limit}-ply no-removal rule (classes; dtc: plies to the next removal or the end)"
+        )?;
+        writeln!(
+            out,
+            "{:>9} {:>11} {:>11} {:>11} {:>11} {:>11} {:>11} {:>7} {:>7}",
+            "sub", "classes", "wins", "cursed", "draws", "blessed", "losses", "win dtc", "loss dtc"
+        )?;
+    }
+    let (mut plain_total, mut rule_total) = (Counts::default(), Counts::default());
+    for sub in db.present() {
+        let plain = db.open_table(sub)?.header.counts;
+        let with_rule = db.open_rule_table(limit, sub)?.header.counts;
+        let counts = RuleCounts::new(plain, with_rule).ok_or_else(|| {
+            Failure::fault(format!(
+                "{}: the counts of the rule table of {sub} cannot belong to its table                  (run `millbase verify --db {}`)",
+                db.path().display(),
+                db.path().display()
+            ))
+        })?;
+        plain_total = plain_total.merge(plain);
+        rule_total = rule_total.merge(with_rule);
+        if json {
+            write_json(
+                out,
+                &RuleStatsRow {
+                    mover: sub.mover,
+                    opponent: sub.opponent,
+                    mover_hand: sub.mover_hand,
+                    opponent_hand: sub.opponent_hand,
+                    move_limit: limit,
+                    counts,
+                },
+            )?;
+        } else {
+            rule_row(out, &sub.to_string(), &counts)?;
+        }
+    }
+    if !json {
+        let total = RuleCounts::new(plain_total, rule_total).unwrap_or_default();
+        rule_row(out, "total", &total)?;
+        writeln!(
+            out,
+            "Positions (every symmetric image): {} wins of the game without the rule are draws \
+             with it at counter 0 (cursed), and {} losses (blessed).",
+            total.all_cursed_wins, total.all_blessed_losses
+        )?;
+    }
+    Ok(())
+}
+
 pub fn run(a: StatsArgs, out: &mut impl Write) -> Result<(), Failure> {
     let db = DbDir::open(&a.db.db)?;
     if let Some(n) = a.longest {
         return longest(&db, n, a.json, out);
+    }
+    if let Some(l) = a.rule {
+        return rule(&db, l, a.json, out);
     }
     let mut total = Counts::default();
     let (mut raw_total, mut bytes_total) = (0u64, 0u64);
