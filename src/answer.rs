@@ -325,7 +325,7 @@ impl Database {
     /// Placement positions whose sectors the database lacks are searched.
     pub fn line(&self, pos: &Position, max_draw_plies: usize) -> Result<Line, QueryError> {
         let mut search = OpeningSearch::new(self, Precision::ExactPlies);
-        line_with(pos, max_draw_plies, |p: &Position| {
+        line_with(pos, max_draw_plies, None, |p: &Position, _| {
             match self.answer_from_tables(p) {
                 Err(QueryError::PlacementPhase(_)) => search.answer(p),
                 a => a,
@@ -340,7 +340,7 @@ impl Database {
         pos: &Position,
         max_draw_plies: usize,
     ) -> Result<Line, QueryError> {
-        line_with(pos, max_draw_plies, |p: &Position| {
+        line_with(pos, max_draw_plies, None, |p: &Position, _| {
             self.answer_from_tables(p)
         })
     }
@@ -357,57 +357,32 @@ impl Database {
         counter: u16,
         max_draw_plies: usize,
     ) -> Result<Line, QueryError> {
-        let first = self.answer_at(pos, counter)?;
-        let limit = self.move_limit().expect("answer_at checked it");
-        let bound = match first.rule {
-            Some(r) if !r.category.is_draw() => usize::MAX,
-            _ => max_draw_plies,
-        };
-        let mut steps: Vec<LineStep> = vec![];
-        let mut current = first.clone();
-        let mut c = counter;
-        while let Some(best) = current.moves.first() {
-            if steps.len() >= bound {
-                break;
-            }
-            steps.push(LineStep {
-                mv: best.mv,
-                position: best.position,
-                value: current.value,
-                rule: current.rule,
-            });
-            c = if best.mv.remove.is_some() { 0 } else { c + 1 };
-            if best.position.mover_below_minimum() || c >= limit {
-                break;
-            }
-            current = self.answer_at(&best.position, c)?;
-        }
-        Ok(Line {
-            position: *pos,
-            value: first.value,
-            steps,
-            rule: first.rule,
+        let limit = self.move_limit().unwrap_or(u16::MAX);
+        line_with(pos, max_draw_plies, Some((counter, limit)), |p, c| {
+            self.answer_at(p, c)
         })
     }
 }
 
-/// The line from `pos`, each position answered by `answer`.
+/// The line from `pos`, each position answered by `answer` (given the
+/// counter); under the rule (`rule`: the starting counter and the move limit)
+/// the counter counts on, 0 after a removal, and the line ends at the limit.
 fn line_with(
     pos: &Position,
     max_draw_plies: usize,
-    mut answer: impl FnMut(&Position) -> Result<Answer, QueryError>,
+    rule: Option<(u16, u16)>,
+    mut answer: impl FnMut(&Position, u16) -> Result<Answer, QueryError>,
 ) -> Result<Line, QueryError> {
-    let first = answer(pos)?;
+    let (mut c, limit) = rule.unwrap_or((0, u16::MAX));
+    let first = answer(pos, c)?;
+    let drawn = match first.rule {
+        Some(r) => r.category.is_draw(),
+        None => first.value == Value::Draw,
+    };
+    let bound = if drawn { max_draw_plies } else { usize::MAX };
     let mut steps: Vec<LineStep> = vec![];
     let mut current = first.clone();
-    loop {
-        let bound = match current.value {
-            Value::Draw => max_draw_plies,
-            _ => usize::MAX,
-        };
-        let Some(best) = current.moves.first() else {
-            break;
-        };
+    while let Some(best) = current.moves.first() {
         if steps.len() >= bound {
             break;
         }
@@ -415,18 +390,23 @@ fn line_with(
             mv: best.mv,
             position: best.position,
             value: current.value,
-            rule: None,
+            rule: current.rule,
         });
-        if best.position.mover_below_minimum() {
+        c = if best.mv.remove.is_some() {
+            0
+        } else {
+            c.saturating_add(1)
+        };
+        if best.position.mover_below_minimum() || c >= limit {
             break;
         }
-        current = answer(&best.position)?;
+        current = answer(&best.position, c)?;
     }
     Ok(Line {
         position: *pos,
         value: first.value,
         steps,
-        rule: None,
+        rule: first.rule,
     })
 }
 
