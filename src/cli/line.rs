@@ -95,7 +95,12 @@ pub fn run(a: LineArgs, out: &mut impl Write) -> Result<(), Failure> {
         }
         Some(last) if drawn => writeln!(
             out,
-            "... a draw: best play goes on for ever (stopped after {} moves; --max-plies sets it); now {}",
+            "... a draw{}: best play goes on (stopped after {} moves; --max-plies sets it); now {}",
+            if line.rule.is_some() {
+                " under the rule"
+            } else {
+                ""
+            },
             line.steps.len(),
             last.position
         )?,
@@ -105,7 +110,7 @@ pub fn run(a: LineArgs, out: &mut impl Write) -> Result<(), Failure> {
     Ok(())
 }
 
-/// "; under the rule: cursed-win at counter 12" and the like, or nothing.
+/// "; under the rule at counter 12: cursed-win" and the like, or nothing.
 fn standing(rule: Option<RuleValue>) -> String {
     match rule {
         None => String::new(),
