@@ -183,17 +183,15 @@ impl RuleCounts {
     /// plies); `None` when they cannot belong together (more wins or losses
     /// under the rule than without it, other classes or draws).
     pub fn new(plain: Counts, rule: Counts) -> Option<RuleCounts> {
-        let fits = plain.classes == rule.classes
-            && rule.draws
-                == plain.draws
-                    + (plain.wins - rule.wins.min(plain.wins))
-                    + (plain.losses - rule.losses.min(plain.losses));
-        (fits && rule.wins <= plain.wins && rule.losses <= plain.losses).then(|| RuleCounts {
+        let cursed = plain.wins.checked_sub(rule.wins)?;
+        let blessed = plain.losses.checked_sub(rule.losses)?;
+        let fits = plain.classes == rule.classes && rule.draws == plain.draws + cursed + blessed;
+        fits.then(|| RuleCounts {
             classes: plain.classes,
             wins: rule.wins,
-            cursed_wins: plain.wins - rule.wins,
+            cursed_wins: cursed,
             draws: plain.draws,
-            blessed_losses: plain.losses - rule.losses,
+            blessed_losses: blessed,
             losses: rule.losses,
             all_wins: rule.all_wins,
             all_cursed_wins: plain.all_wins.saturating_sub(rule.all_wins),
