@@ -10,23 +10,17 @@
 //! when its distance fits in `L - c`; otherwise a win is a *cursed win* and a
 //! loss a *blessed loss*, both draws under the rule.
 //!
-//! The distances come from the engine's own solvers, fed different children:
-//! after a removal the counter is 0, so a removing move leads to a position
-//! whose value under the rule at counter 0 is final — a win, loss or draw at 0
+//! The distances come from the engine's own solvers, fed different children
+//! ([`crate::solver::Layer`], [`crate::solver::Target::Rule`]): after a
+//! removal the counter is 0, so a removing move leads to a position whose
+//! value under the rule at counter 0 is final — a win, loss or draw at 0
 //! plies (a conversion ends the distance). A movement pair is then solved by
-//! [`crate::solver::solve_pair`] over those exits, a placement sector by
-//! [`crate::placement::solve_sector`], and every distance beyond `L` becomes a
-//! draw. Cutting at `L` afterwards gives the same tables as cutting during the
-//! solve: a distance through a child beyond `L` is itself beyond `L`.
+//! the retrograde solver over those exits, a placement sector by the forward
+//! pass, and every distance beyond `L` is a draw. The game's own tables, solved
+//! first, settle the game's draws (draws under the rule too) without work.
 
-use crate::index::{Indexer, Subspace};
-use crate::placement;
-use crate::plan::{Limits, placement_plan, plan};
-use crate::rules::{MAX_MOVE_LIMIT, Rules};
-use crate::solver::{self, Known, NoProgress, Progress, SolveError, Solved, count_values};
-use crate::value::{Cell, Value};
-use rayon::prelude::*;
-use std::collections::HashMap;
+use crate::index::Subspace;
+use crate::value::Value;
 
 /// A position's outcome under the rule at a given counter, best first for the
 /// side to move.
@@ -77,112 +71,10 @@ impl Category {
     }
 }
 
-/// The value a removing move leads to, as the solvers see it: the child's
-/// outcome under the rule at counter 0, at 0 plies.
-fn exit(distance: Cell) -> Cell {
-    match distance.value() {
-        Some(Value::Win(_)) => Cell::from_value(Value::Win(0)),
-        Some(Value::Loss(_)) => Cell::from_value(Value::Loss(0)),
-        Some(Value::Draw) => Cell::DRAW,
-        None => distance,
-    }
-}
-
-/// The table of exits of a distance table.
-fn exits(distances: &[Cell]) -> Vec<Cell> {
-    distances.par_iter().map(|&c| exit(c)).collect()
-}
-
-/// A solved table with every distance beyond `limit` made a draw.
-fn cut(cells: Vec<Cell>, limit: u16) -> Vec<Cell> {
-    cells
-        .into_par_iter()
-        .map(|c| match c.value() {
-            Some(Value::Win(d) | Value::Loss(d)) if d > limit => Cell::DRAW,
-            _ => c,
-        })
-        .collect()
-}
-
 /// The subspaces whose distance tables solving `sub` needs: the one of its
 /// removals and, for a placement sector, the one of a plain placement (a
 /// movement pair solves its own).
 pub fn needs(sub: Subspace) -> Vec<Subspace> {
     let plain = (!sub.is_movement()).then(|| sub.negate());
     plain.into_iter().chain(sub.after_removal()).collect()
-}
-
-/// The distance tables of the movement pair of `rep` (one per member), from
-/// the distance tables in `children` of the subspaces its removals lead into.
-pub fn solve_pair(
-    ix: &Indexer,
-    rules: Rules,
-    rep: Subspace,
-    children: &Known,
-    limit: u16,
-    progress: &dyn Progress,
-) -> Result<Vec<Solved>, SolveError> {
-    let mut known = Known::new();
-    for r in rep.with_swap().iter().filter_map(|s| s.after_removal()) {
-        let table = children.table(r).ok_or(SolveError::MissingTable(r))?;
-        known.insert(r, exits(table));
-    }
-    Ok(solver::solve_pair(ix, rules, rep, &known, progress)?
-        .into_iter()
-        .map(|s| finish(ix, s, limit))
-        .collect())
-}
-
-/// The distance table of placement sector `sector`, from the distance tables
-/// in `children` of the sectors (or subspaces) its moves lead into.
-pub fn solve_sector(
-    ix: &Indexer,
-    sector: Subspace,
-    children: &Known,
-    limit: u16,
-    progress: &dyn Progress,
-) -> Result<Solved, SolveError> {
-    let table = |s: Subspace| children.table(s).ok_or(SolveError::MissingTable(s));
-    let mut known = Known::new();
-    known.insert(sector.negate(), table(sector.negate())?.to_vec());
-    if let Some(r) = sector.after_removal() {
-        known.insert(r, exits(table(r)?));
-    }
-    let s = placement::solve_sector(ix, sector, &known, progress)?;
-    Ok(finish(ix, s, limit))
-}
-
-/// A solved table cut at `limit`, its counts those of the rule.
-fn finish(ix: &Indexer, s: Solved, limit: u16) -> Solved {
-    let cells = cut(s.cells, limit);
-    let counts = count_values(ix, s.subspace, &cells);
-    Solved {
-        subspace: s.subspace,
-        cells,
-        counts,
-    }
-}
-
-/// The distance tables of every subspace and sector within `limits` under
-/// move limit `limit` (`1..=MAX_MOVE_LIMIT`), by subspace: `Win(d)`/`Loss(d)`
-/// with the distance `d <= limit`, `Draw` where there is none. All in memory:
-/// for small databases and tests (`generate` writes them to files).
-pub fn solve(
-    ix: &Indexer,
-    rules: Rules,
-    limits: Limits,
-    limit: u16,
-) -> Result<HashMap<Subspace, Vec<Cell>>, SolveError> {
-    assert!((1..=MAX_MOVE_LIMIT).contains(&limit), "move limit {limit}");
-    let mut distances = Known::new();
-    for rep in plan(limits) {
-        for s in solve_pair(ix, rules, rep, &distances, limit, &NoProgress)? {
-            distances.insert(s.subspace, s.cells);
-        }
-    }
-    for sector in placement_plan(limits) {
-        let s = solve_sector(ix, sector, &distances, limit, &NoProgress)?;
-        distances.insert(sector, s.cells);
-    }
-    Ok(distances.into_map())
 }

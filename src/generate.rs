@@ -6,10 +6,13 @@ use crate::db::{DbDir, DbError, encoding_for};
 use crate::index::{Indexer, Subspace};
 use crate::placement;
 use crate::plan::{Limits, all_sectors, all_subspaces, placement_plan, plan};
+use crate::rules::MAX_MOVE_LIMIT;
 use crate::rules::Rules;
-use crate::solver::{self, Known, Progress, Solved};
+use crate::solver::{self, Known, Layer, NoProgress, Progress, SolveError, Solved};
 use crate::storage::{self, Encoding, StorageError, Table};
+use crate::value::Cell;
 use crate::value::Counts;
+use std::collections::HashMap;
 use std::path::Path;
 use std::time::Instant;
 
@@ -135,8 +138,9 @@ pub fn upgrade(
 
 /// Progress of a generation run, as seen by a user interface.
 pub trait Observer: Progress {
-    /// Solving of the pair of `sub` starts; `positions` is the pair's index range.
-    fn start_pair(&self, sub: Subspace, positions: u64);
+    /// Solving of the pair of `sub` (the game's tables, or the rule's for
+    /// `move_limit`) starts; `positions` is the pair's index range.
+    fn start_pair(&self, sub: Subspace, move_limit: Option<u16>, positions: u64);
     /// The directory is checked and the work starts.
     fn ready(&self) {}
     /// The file of `sub` is there but damaged, so it is built again: `reason`.
@@ -161,12 +165,15 @@ impl Progress for Silent {
 }
 
 impl Observer for Silent {
-    fn start_pair(&self, _: Subspace, _: u64) {}
+    fn start_pair(&self, _: Subspace, _: Option<u16>, _: u64) {}
     fn finished(&self, _: &Report) {}
 }
 
 /// Builds every subspace and sector within `limits` into `dir`, skipping those
-/// already there and valid. Each finished subspace is written atomically.
+/// already there and valid: the movement pairs in dependency order, then the
+/// placement sectors. Each is solved once for all the tables it lacks, the
+/// game's and (with a move limit) the no-removal rule's, and each finished
+/// file is written atomically.
 pub fn generate(
     dir: &Path,
     rules: Rules,
@@ -178,147 +185,236 @@ pub fn generate(
     db.remove_stale_temporaries();
     refuse_foreign_files(&db, limits)?;
     observer.ready();
-    // the removal tables of the pairs to build
-    let consumers: Vec<Subspace> = all_subspaces(limits)
-        .iter()
-        .filter_map(|s| s.after_removal())
-        .collect();
-    let mut known = Known::new();
-    let mut reports = vec![];
-    for rep in plan(limits) {
-        let members = rep.with_swap();
-        let needed: Vec<Subspace> = members.iter().filter_map(|s| s.after_removal()).collect();
-        if let Some(tables) = all_there(&members, observer, |s| open_checked(&db, s)) {
-            skipped(tables, None, observer, &mut reports);
-            db.remove_work_files(&needed);
-            continue;
-        }
-        known.retain(&needed);
-        reset_peak_memory();
-        let start = Instant::now();
-        db.load_known(ix, &needed, &mut known)?;
-        observer.start_pair(rep, members.iter().map(|&s| ix.index_size(s)).sum());
-        let solved = solver::solve_pair(ix, rules, rep, &known, observer)?;
-        let seconds = start.elapsed().as_secs_f64();
-        let peak_bytes = peak_memory();
-        for s in solved {
-            if encoding_for(s.subspace) == Encoding::WdlOnly && consumers.contains(&s.subspace) {
-                // the pair it is the removal table of needs its plies
-                db.write_work_table(s.subspace, &s.cells, s.counts)?;
-            }
-            let r = Report::written(&db, &s, None, seconds, peak_bytes)?;
-            observer.finished(&r);
-            reports.push(r);
-        }
-        db.remove_work_files(&needed);
-        if !observer.keep_going() {
-            return Ok(reports);
-        }
-    }
-    for sector in placement_plan(limits) {
-        if let Some(tables) = all_there(&[sector], observer, |s| open_checked(&db, s)) {
-            skipped(tables, None, observer, &mut reports);
-            continue;
-        }
-        let needed = sector.successors();
-        known.retain(&needed);
-        reset_peak_memory();
-        let start = Instant::now();
-        db.load_known(ix, &needed, &mut known)
-            .map_err(|e| DbError::Needs {
-                subspace: sector,
-                source: Box::new(e),
-            })?;
-        observer.start_pair(sector, placement::work(ix, sector));
-        let s = placement::solve_sector(ix, sector, &known, observer)?;
-        let seconds = start.elapsed().as_secs_f64();
-        let peak_bytes = peak_memory();
-        let r = Report::written(&db, &s, None, seconds, peak_bytes)?;
-        observer.finished(&r);
-        reports.push(r);
-        if !observer.keep_going() {
-            return Ok(reports);
-        }
-    }
-    if let Some(limit) = limits.move_limit {
-        generate_rule_tables(&db, rules, limits, limit, ix, observer, &mut reports)?;
-    }
-    Ok(reports)
-}
-
-/// Builds the tables of the no-removal rule with move limit `limit` of every
-/// subspace and sector within `limits` (after their own tables), skipping
-/// those already there and valid, in the solving order of the game's tables.
-fn generate_rule_tables(
-    db: &DbDir,
-    rules: Rules,
-    limits: Limits,
-    limit: u16,
-    ix: &Indexer,
-    observer: &dyn Observer,
-    reports: &mut Vec<Report>,
-) -> Result<(), DbError> {
     let order = plan(limits)
         .into_iter()
         .map(|rep| rep.with_swap())
         .chain(placement_plan(limits).into_iter().map(|s| vec![s]));
-    let mut known = Known::new();
+    let mut work = Work {
+        db: &db,
+        rules,
+        ix,
+        observer,
+        move_limit: limits.move_limit,
+        // the removal tables of the pairs to build
+        consumers: all_subspaces(limits)
+            .iter()
+            .filter_map(|s| s.after_removal())
+            .collect(),
+        game: Known::new(),
+        rule: Known::new(),
+        reports: vec![],
+    };
     for members in order {
-        let rep = members[0];
-        let open = |s| {
-            let t = db.open_rule_table(limit, s)?;
-            t.check()?;
-            Ok(t)
-        };
-        if let Some(tables) = all_there(&members, observer, open) {
-            skipped(tables, Some(limit), observer, reports);
-            continue;
-        }
-        let mut needed: Vec<Subspace> = members.iter().flat_map(|&s| counter::needs(s)).collect();
-        needed.sort();
-        needed.dedup();
-        known.retain(&needed);
-        reset_peak_memory();
-        let start = Instant::now();
-        db.load_rule_tables(limit, &needed, &mut known)
-            .map_err(|e| DbError::Needs {
-                subspace: rep,
-                source: Box::new(e.into()),
-            })?;
-        let solved = if rep.is_movement() {
-            observer.start_pair(rep, members.iter().map(|&s| ix.index_size(s)).sum());
-            counter::solve_pair(ix, rules, rep, &known, limit, observer)?
-        } else {
-            observer.start_pair(rep, placement::work(ix, rep));
-            vec![counter::solve_sector(ix, rep, &known, limit, observer)?]
-        };
-        let seconds = start.elapsed().as_secs_f64();
-        let peak_bytes = peak_memory();
-        for s in solved {
-            let r = Report::written(db, &s, Some(limit), seconds, peak_bytes)?;
-            observer.finished(&r);
-            reports.push(r);
-        }
+        work.unit(&members)?;
         if !observer.keep_going() {
             break;
         }
     }
-    Ok(())
+    Ok(work.reports)
 }
 
-/// Reports the valid files `tables` (of the rule for `move_limit`) as there
-/// already.
-fn skipped(
-    tables: Vec<Table>,
-    move_limit: Option<u16>,
-    observer: &dyn Observer,
-    reports: &mut Vec<Report>,
-) {
-    for t in tables {
-        let r = Report::already_there(&t, move_limit);
-        observer.finished(&r);
-        reports.push(r);
+/// The time and peak memory of one solve (loading its tables included).
+#[derive(Clone, Copy)]
+struct Took {
+    seconds: f64,
+    peak_bytes: u64,
+}
+
+impl Took {
+    /// Measured now, for a solve that started at `start`.
+    fn since(start: Instant) -> Took {
+        Took {
+            seconds: start.elapsed().as_secs_f64(),
+            peak_bytes: peak_memory(),
+        }
     }
+}
+
+/// The state of a generation run.
+struct Work<'a> {
+    db: &'a DbDir,
+    rules: Rules,
+    ix: &'a Indexer,
+    observer: &'a dyn Observer,
+    move_limit: Option<u16>,
+    /// The movement subspaces that removals of the pairs to build lead into.
+    consumers: Vec<Subspace>,
+    /// Loaded tables of the game and of the rule, for the moves of the unit.
+    game: Known,
+    rule: Known,
+    reports: Vec<Report>,
+}
+
+impl Work<'_> {
+    /// Builds the files that `members` (a movement pair or one placement
+    /// sector) lack: the game's tables, then the rule's, each in one solve.
+    fn unit(&mut self, members: &[Subspace]) -> Result<(), DbError> {
+        let (db, ix) = (self.db, self.ix);
+        let rep = members[0];
+        let game_files = all_there(members, self.observer, |s| open_checked(db, s));
+        let rule_files = match self.move_limit {
+            None => Some(vec![]),
+            Some(l) => all_there(members, self.observer, |s| {
+                let t = db.open_rule_table(l, s)?;
+                t.check()?;
+                Ok(t)
+            }),
+        };
+        let game_needed = if rep.is_movement() {
+            members.iter().filter_map(|s| s.after_removal()).collect()
+        } else {
+            rep.successors()
+        };
+        // the game's tables of the members: they settle the rule's draws
+        let mut game = Known::new();
+        match game_files {
+            Some(tables) => {
+                self.skipped(&tables, None);
+                if rule_files.is_none() {
+                    for t in &tables {
+                        game.insert(t.header.subspace, t.read_all()?);
+                    }
+                }
+            }
+            None => {
+                self.game.retain(&game_needed);
+                let start = self.start(rep, members, None);
+                db.load_known(ix, &game_needed, &mut self.game)
+                    .map_err(|e| needs(rep, e))?;
+                let solved =
+                    solve_unit(ix, self.rules, rep, Layer::game(&self.game), self.observer)?;
+                let took = Took::since(start);
+                for s in solved {
+                    if encoding_for(s.subspace) == Encoding::WdlOnly
+                        && self.consumers.contains(&s.subspace)
+                    {
+                        // the pair it is the removal table of needs its plies
+                        db.write_work_table(s.subspace, &s.cells, s.counts)?;
+                    }
+                    self.written(&s, None, took)?;
+                    game.insert(s.subspace, s.cells);
+                }
+            }
+        }
+        if rep.is_movement() {
+            db.remove_work_files(&game_needed);
+        }
+        match (rule_files, self.move_limit) {
+            (Some(tables), _) => self.skipped(&tables, self.move_limit),
+            (None, Some(limit)) => {
+                let mut rule_needed: Vec<Subspace> =
+                    members.iter().flat_map(|&s| counter::needs(s)).collect();
+                rule_needed.sort();
+                rule_needed.dedup();
+                self.rule.retain(&rule_needed);
+                let start = self.start(rep, members, Some(limit));
+                db.load_rule_tables(limit, &rule_needed, &mut self.rule)
+                    .map_err(|e| needs(rep, e.into()))?;
+                let layer = Layer::rule(limit, &self.rule, Some(&game));
+                let solved = solve_unit(ix, self.rules, rep, layer, self.observer)?;
+                let took = Took::since(start);
+                for s in solved {
+                    self.written(&s, Some(limit), took)?;
+                }
+            }
+            (None, None) => {}
+        }
+        Ok(())
+    }
+
+    /// Starts the solve of `members` (`rep` first; the rule's tables for
+    /// `move_limit`): the peak memory is reset, the observer told; the start
+    /// time.
+    fn start(&self, rep: Subspace, members: &[Subspace], move_limit: Option<u16>) -> Instant {
+        reset_peak_memory();
+        let work = if rep.is_movement() {
+            members.iter().map(|&s| self.ix.index_size(s)).sum()
+        } else {
+            placement::work(self.ix, rep)
+        };
+        self.observer.start_pair(rep, move_limit, work);
+        Instant::now()
+    }
+
+    /// Writes the file of `s` (the rule table for `move_limit`), solved in
+    /// `took`, and reports it.
+    fn written(
+        &mut self,
+        s: &Solved,
+        move_limit: Option<u16>,
+        took: Took,
+    ) -> Result<(), StorageError> {
+        let r = Report::written(self.db, s, move_limit, took.seconds, took.peak_bytes)?;
+        self.observer.finished(&r);
+        self.reports.push(r);
+        Ok(())
+    }
+
+    /// Reports the valid files `tables` (of the rule for `move_limit`) as
+    /// there already.
+    fn skipped(&mut self, tables: &[Table], move_limit: Option<u16>) {
+        for t in tables {
+            let r = Report::already_there(t, move_limit);
+            self.observer.finished(&r);
+            self.reports.push(r);
+        }
+    }
+}
+
+/// Solves the tables of `layer` of `rep`: both members of a movement pair, or
+/// one placement sector.
+pub fn solve_unit(
+    ix: &Indexer,
+    rules: Rules,
+    rep: Subspace,
+    layer: Layer<'_>,
+    progress: &dyn Progress,
+) -> Result<Vec<Solved>, SolveError> {
+    if rep.is_movement() {
+        solver::solve_pair_layer(ix, rules, rep, layer, progress)
+    } else {
+        Ok(vec![placement::solve_sector_layer(
+            ix, rep, layer, progress,
+        )?])
+    }
+}
+
+/// The error of work on `sub` whose needed tables failed with `e`.
+fn needs(sub: Subspace, e: DbError) -> DbError {
+    DbError::Needs {
+        subspace: sub,
+        source: Box::new(e),
+    }
+}
+
+/// Solved tables by subspace.
+pub type Tables = HashMap<Subspace, Vec<Cell>>;
+
+/// The game's tables and the distance tables of the no-removal rule under
+/// move limit `limit` (`1..=MAX_MOVE_LIMIT`) of every subspace and sector
+/// within `limits`, by subspace, solved as [`generate`] does: the game's
+/// values, and `Win(d)`/`Loss(d)` with the distance `d <= limit` or `Draw`
+/// where there is none ([`crate::counter`]). All in memory: for small games
+/// and tests.
+pub fn solve_in_memory(
+    ix: &Indexer,
+    rules: Rules,
+    limits: Limits,
+    limit: u16,
+) -> Result<(Tables, Tables), SolveError> {
+    assert!((1..=MAX_MOVE_LIMIT).contains(&limit), "move limit {limit}");
+    let (mut game, mut distances) = (Known::new(), Known::new());
+    let units = plan(limits).into_iter().chain(placement_plan(limits));
+    for rep in units {
+        for s in solve_unit(ix, rules, rep, Layer::game(&game), &NoProgress)? {
+            game.insert(s.subspace, s.cells);
+        }
+        let layer = Layer::rule(limit, &distances, Some(&game));
+        for s in solve_unit(ix, rules, rep, layer, &NoProgress)? {
+            distances.insert(s.subspace, s.cells);
+        }
+    }
+    Ok((game.into_map(), distances.into_map()))
 }
 
 /// The valid files of every subspace of `members`, opened by `open`, or

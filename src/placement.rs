@@ -18,28 +18,33 @@
 use crate::geometry::{ALL, Bits, POINTS, in_mill, points, transform};
 use crate::index::{BINOM, Indexer, MoverContext, Subspace, next_same_size, unsqueeze};
 use crate::moves::removable;
-use crate::solver::{Known, Progress, SolveError, Solved, count_values};
+use crate::solver::{Known, Layer, Progress, SolveError, Solved, count_values};
 use crate::value::{Cell, Value};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU16, Ordering::Relaxed};
 
-/// The tables the moves of one sector lead into.
+/// The tables the moves of one sector lead into, in one layer.
 struct ChildTables<'a> {
+    layer: Layer<'a>,
     plain: (Subspace, &'a [Cell]),
     /// `None` when a removal leaves the opponent below 3 stones (a win).
     removal: Option<(Subspace, &'a [Cell])>,
+    /// The game's table of the sector, settling the rule's draws.
+    seed: Option<&'a [Cell]>,
 }
 
 impl<'a> ChildTables<'a> {
-    fn new(sub: Subspace, known: &'a Known) -> Result<ChildTables<'a>, SolveError> {
-        let table = |s: Subspace| known.table(s).ok_or(SolveError::MissingTable(s));
+    fn new(sub: Subspace, layer: Layer<'a>) -> Result<ChildTables<'a>, SolveError> {
+        let table = |s: Subspace| layer.children.table(s).ok_or(SolveError::MissingTable(s));
         let plain = sub.negate();
         Ok(ChildTables {
+            layer,
             plain: (plain, table(plain)?),
             removal: match sub.after_removal() {
                 Some(r) => Some((r, table(r)?)),
                 None => None,
             },
+            seed: layer.seed(sub)?,
         })
     }
 }
@@ -65,16 +70,28 @@ pub fn work(ix: &Indexer, sub: Subspace) -> u64 {
         * BINOM[POINTS - sub.opponent as usize][sub.mover as usize] as u64
 }
 
-/// Solves the placement sector `sub` from the tables of the sectors its moves
-/// lead into, which must be in `known` (complete, plies included).
+/// Solves the game's values of the placement sector `sub` from the tables of
+/// the sectors its moves lead into, which must be in `known` (complete, plies
+/// included).
 pub fn solve_sector(
     ix: &Indexer,
     sub: Subspace,
     known: &Known,
     progress: &dyn Progress,
 ) -> Result<Solved, SolveError> {
+    solve_sector_layer(ix, sub, Layer::game(known), progress)
+}
+
+/// Solves the table of `layer` of the placement sector `sub`. The tables the
+/// moves lead into must be in the layer's children.
+pub fn solve_sector_layer(
+    ix: &Indexer,
+    sub: Subspace,
+    layer: Layer<'_>,
+    progress: &dyn Progress,
+) -> Result<Solved, SolveError> {
     assert!(!sub.is_movement(), "{sub} is a movement subspace");
-    let children = ChildTables::new(sub, known)?;
+    let children = ChildTables::new(sub, layer)?;
     let cells: Vec<AtomicU16> = (0..ix.index_size(sub))
         .into_par_iter()
         .map(|_| AtomicU16::new(Cell::UNUSED.0))
@@ -110,24 +127,14 @@ pub fn solve_sector(
                     {
                         continue;
                     }
-                    values.clear();
-                    let empty = !(mover | opponent) & ALL;
-                    for to in points(empty) {
-                        let after = mover | (1 << to);
-                        if opponent != 0 && in_mill(after, to) {
-                            for ctx in &removals {
-                                values.push(match children.removal {
-                                    Some(t) => lookup(t, ctx, after)?,
-                                    None => Value::Loss(0),
-                                });
-                            }
-                        } else {
-                            values.push(lookup(children.plain, &plain, after)?);
-                        }
-                    }
-                    let v = Value::from_children(values.iter().copied())
-                        .ok_or(SolveError::PliesOverflow(sub))?;
-                    cells[ix.rank(mover, opponent) as usize].store(Cell::from_value(v).0, Relaxed);
+                    let i = ix.rank(mover, opponent) as usize;
+                    let v = if children.seed.is_some_and(|s| s[i] == Cell::DRAW) {
+                        Value::Draw
+                    } else {
+                        let position = (mover, opponent);
+                        value(&children, sub, position, &plain, &removals, values)?
+                    };
+                    cells[i].store(Cell::from_value(v).0, Relaxed);
                 }
                 progress.initialised(BINOM[free][sub.mover as usize] as u64);
                 Ok(())
@@ -143,4 +150,35 @@ pub fn solve_sector(
         cells,
         counts,
     })
+}
+
+/// The value, in the layer of `t`, of the position `(mover, opponent)` of
+/// sector `sub`, from its children (`plain` and `removals` rank them;
+/// `values` is scratch).
+fn value(
+    t: &ChildTables<'_>,
+    sub: Subspace,
+    (mover, opponent): (Bits, Bits),
+    plain: &MoverContext<'_>,
+    removals: &[MoverContext<'_>],
+    values: &mut Vec<Value>,
+) -> Result<Value, SolveError> {
+    values.clear();
+    let empty = !(mover | opponent) & ALL;
+    for to in points(empty) {
+        let after = mover | (1 << to);
+        if opponent != 0 && in_mill(after, to) {
+            for ctx in removals {
+                let v = match t.removal {
+                    Some(table) => lookup(table, ctx, after)?,
+                    None => Value::Loss(0),
+                };
+                values.push(t.layer.removal_value(v));
+            }
+        } else {
+            values.push(lookup(t.plain, plain, after)?);
+        }
+    }
+    let v = Value::from_children(values.iter().copied()).ok_or(SolveError::PliesOverflow(sub))?;
+    Ok(t.layer.cut(v))
 }

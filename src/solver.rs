@@ -11,6 +11,11 @@
 //! un-flies, which never close a mill): a loss at `n` makes them wins at `n + 1`;
 //! a win at `n` lowers their counts, and a count reaching zero makes a loss (or a
 //! draw, when a removal leads to a draw). Whatever is still open at the end is a draw.
+//! A level visits only the chunks of the table noted to hold positions decided
+//! at it (chunks of 256 cells, one bit map per level).
+//!
+//! The same solver computes the game's values and the distances of the
+//! no-removal rule ([`Layer`]): only the values the removals lead to differ.
 
 use crate::geometry::{ALL, Bits, NEIGHBOURS, POINTS, in_mill, points};
 use crate::index::{Index, Indexer, Subspace};
@@ -134,37 +139,131 @@ impl Progress for NoProgress {
     fn level(&self, _: u16) {}
 }
 
-/// For one table, which orbit blocks hold positions decided at each level, so
-/// that a level visits only those blocks instead of scanning the whole table.
-/// A block may be listed at a level it no longer holds (a win improved to a
-/// faster one); visiting it then finds nothing.
+/// What the tables of a solve hold.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Target {
+    /// The game's values: win, draw or loss, with the plies to the end of the
+    /// game.
+    Game,
+    /// The distances of the no-removal rule with this move limit
+    /// ([`crate::counter`]): a removal ends a distance (the position it leads
+    /// to counts as won, drawn or lost at 0 plies), and a distance beyond the
+    /// limit is none (a draw).
+    Rule(u16),
+}
+
+/// What a solve computes, with the tables it reads: the game's values, or the
+/// distances of the no-removal rule. The two differ only in the values that
+/// removals lead to and where the levels stop.
+#[derive(Clone, Copy)]
+pub struct Layer<'a> {
+    /// What the tables hold.
+    pub target: Target,
+    /// Solved tables of the same target that the moves lead into: those of
+    /// removals, and for a placement sector that of a plain placement.
+    pub children: &'a Known,
+    /// For [`Target::Rule`]: the game's own tables of the positions solved,
+    /// when they are there already. Where the game draws, the rule draws too,
+    /// and such positions are settled with no work.
+    pub game: Option<&'a Known>,
+}
+
+impl<'a> Layer<'a> {
+    /// The game's values, from `children`.
+    pub fn game(children: &'a Known) -> Layer<'a> {
+        Layer {
+            target: Target::Game,
+            children,
+            game: None,
+        }
+    }
+
+    /// The distances of the rule with move limit `limit`, from the rule's
+    /// `children` (and the game's tables of the positions solved, if `game`).
+    pub fn rule(limit: u16, children: &'a Known, game: Option<&'a Known>) -> Layer<'a> {
+        Layer {
+            target: Target::Rule(limit),
+            children,
+            game,
+        }
+    }
+
+    /// The value of a removal's child as this layer counts it.
+    pub(crate) fn removal_value(self, v: Value) -> Value {
+        match (self.target, v) {
+            (Target::Game, v) => v,
+            (Target::Rule(_), Value::Win(_)) => Value::Win(0),
+            (Target::Rule(_), Value::Loss(_)) => Value::Loss(0),
+            (Target::Rule(_), Value::Draw) => Value::Draw,
+        }
+    }
+
+    /// `v` as stored: for the rule, a distance beyond the limit is a draw.
+    pub(crate) fn cut(self, v: Value) -> Value {
+        match (self.target, v) {
+            (Target::Rule(l), Value::Win(d) | Value::Loss(d)) if d > l => Value::Draw,
+            _ => v,
+        }
+    }
+
+    /// The ply levels a retrograde solve walks: `0..levels()`. For the rule,
+    /// positions decided at level `n` decide others at `n + 1` at the
+    /// earliest, so the levels from the limit on give only draws.
+    fn levels(self) -> u16 {
+        match self.target {
+            Target::Game => MAX_PLIES,
+            Target::Rule(l) => l,
+        }
+    }
+
+    /// The game's table of `sub` for settling its draws, if this layer has
+    /// one.
+    pub(crate) fn seed(self, sub: Subspace) -> Result<Option<&'a [Cell]>, SolveError> {
+        match (self.target, self.game) {
+            (Target::Rule(_), Some(game)) => game
+                .table(sub)
+                .map(Some)
+                .ok_or(SolveError::MissingTable(sub)),
+            _ => Ok(None),
+        }
+    }
+}
+
+/// Cells per chunk of a table in an [`Agenda`]: small enough that a level
+/// with few positions scans little beyond them.
+const CHUNK: usize = 256;
+
+/// For one table, which chunks of [`CHUNK`] cells hold positions decided at
+/// each level, so that a level visits only those chunks instead of scanning
+/// the whole table. A chunk may be listed at a level it no longer holds (a
+/// win improved to a faster one); visiting it then finds nothing.
 struct Agenda {
     words: usize,
     levels: Vec<OnceLock<Box<[AtomicU64]>>>,
 }
 
 impl Agenda {
-    fn new(blocks: usize) -> Agenda {
+    fn new(chunks: usize) -> Agenda {
         Agenda {
-            words: blocks.div_ceil(64),
+            words: chunks.div_ceil(64),
             levels: (0..=MAX_PLIES).map(|_| OnceLock::new()).collect(),
         }
     }
 
-    /// Notes that block `block` holds a position decided at `plies`.
-    fn mark(&self, plies: u16, block: usize) {
+    /// Notes that chunk `chunk` holds a position decided at `plies`.
+    fn mark(&self, plies: u16, chunk: usize) {
         let Some(level) = self.levels.get(plies as usize) else {
             return;
         };
         let set = level.get_or_init(|| (0..self.words).map(|_| AtomicU64::new(0)).collect());
-        let (word, bit) = (&set[block / 64], 1u64 << (block % 64));
+        let (word, bit) = (&set[chunk / 64], 1u64 << (chunk % 64));
         if word.load(Relaxed) & bit == 0 {
             word.fetch_or(bit, Relaxed);
         }
     }
 
-    /// The blocks noted at `plies`, in increasing order.
-    fn blocks(&self, plies: u16) -> Vec<usize> {
+    /// The chunks noted at `plies`, in increasing order.
+    fn chunks(&self, plies: u16) -> Vec<usize> {
         let Some(set) = self.levels.get(plies as usize).and_then(OnceLock::get) else {
             return vec![];
         };
@@ -184,10 +283,13 @@ impl Agenda {
 struct Pair<'a> {
     ix: &'a Indexer,
     rules: Rules,
-    /// Per table, the subspace its removals lead into and that subspace's table
-    /// (`None`: a removal leaves the opponent 2 stones and wins).
-    removal: Vec<Option<(Subspace, &'a [Cell])>>,
+    layer: Layer<'a>,
     subs: Vec<Subspace>,
+    /// Per member, the subspace its removals lead into and that subspace's
+    /// table (`None`: a removal leaves the opponent 2 stones and wins).
+    removal: Vec<Option<(Subspace, &'a [Cell])>>,
+    /// Per member, the game's table that settles draws ([`Layer::seed`]).
+    seed: Vec<Option<&'a [Cell]>>,
     cells: Vec<Vec<AtomicU16>>,
     agendas: Vec<Agenda>,
     max_level: AtomicU32,
@@ -262,12 +364,11 @@ impl Pair<'_> {
         if n as u32 > self.max_level.load(Relaxed) {
             self.max_level.fetch_max(n as u32, Relaxed);
         }
-        let block = i / Indexer::block_size(self.subs[k]);
-        self.agendas[k].mark(n, block as usize);
+        self.agendas[k].mark(n, i as usize / CHUNK);
     }
 
-    /// The values of the children of `pos` (in table `k`) reached by removing
-    /// moves among `moves`, into `out`.
+    /// The values, as the layer counts them, of the children of `pos` (in
+    /// table `k`) reached by removing moves among `moves`, into `out`.
     fn removal_values(
         &self,
         k: usize,
@@ -288,19 +389,26 @@ impl Pair<'_> {
                         .ok_or(SolveError::UndecidedEntry(sub, i))?
                 }
             };
-            out.push(v);
+            out.push(self.layer.removal_value(v));
         }
         Ok(())
     }
 
-    /// The starting cell of a position of table `k`.
+    /// The starting cell of position `i` = `(mover, opponent)` of table `k`:
+    /// a draw where the seed has one (no moves generated), a win when a
+    /// removal wins, the final value when no move stays inside the pair, else
+    /// open with its count of distinct child classes inside the pair.
     fn initial_cell(
         &self,
         k: usize,
+        i: Index,
         mover: Bits,
         opponent: Bits,
         scratch: &mut Scratch,
     ) -> Result<Cell, SolveError> {
+        if self.seed[k].is_some_and(|s| s[i as usize] == Cell::DRAW) {
+            return Ok(Cell::DRAW);
+        }
         let pos = movement_position(mover, opponent);
         let Scratch {
             moves: buf,
@@ -342,7 +450,7 @@ impl Pair<'_> {
                 .into_par_iter()
                 .for_each_init(Scratch::default, |scratch, orbit| {
                     self.ix.for_each_in_orbit(sub, orbit, |i, m, o| {
-                        match self.initial_cell(k, m, o, scratch) {
+                        match self.initial_cell(k, i, m, o, scratch) {
                             Ok(c) => {
                                 if let Some(v) = c.value() {
                                     self.note_decided(k, i, v);
@@ -357,8 +465,8 @@ impl Pair<'_> {
         }
     }
 
-    /// The final value of a position whose internal children are all won, the
-    /// last of them at `n` plies.
+    /// The final value of a position of table `k` whose internal children are
+    /// all won, the last of them at `n` plies.
     fn resolve_all_won(
         &self,
         k: usize,
@@ -397,14 +505,13 @@ impl Pair<'_> {
         preds.dedup();
     }
 
-    /// Applies to position `r` of table `t` the news that one of its children
-    /// was decided at `n` plies: lost (`child_lost`), making `r` a win at
-    /// `n + 1` unless it already wins faster, or won, taking one from its count
-    /// of open children and resolving it when none are left. Only the thread
-    /// that owns `r`'s bucket calls this during a level, so plain loads and
-    /// stores suffice.
-    fn apply(&self, t: usize, r: Index, n: u16, child_lost: bool, scratch: &mut Scratch) {
-        let cell = &self.cells[t][r as usize];
+    /// Applies to position `r` of table `k` the news that one of its children was decided at `n` plies: lost (`child_lost`), making `r` a
+    /// win at `n + 1` unless it already wins faster, or won, taking one from
+    /// its count of open children and resolving it when none are left. Only
+    /// the thread that owns `r`'s bucket calls this during a level, so plain
+    /// loads and stores suffice.
+    fn apply(&self, k: usize, r: Index, n: u16, child_lost: bool, scratch: &mut Scratch) {
+        let cell = &self.cells[k][r as usize];
         let c = Cell(cell.load(Relaxed));
         if child_lost {
             let better = match c.value() {
@@ -414,16 +521,16 @@ impl Pair<'_> {
             };
             if better {
                 cell.store(Cell::from_value(Value::Win(n + 1)).0, Relaxed);
-                self.note_decided(t, r, Value::Win(n + 1));
+                self.note_decided(k, r, Value::Win(n + 1));
             }
             return;
         }
         match c.open_count() {
             Some(1) => {
-                let (rm, ro, _) = self.ix.slot(self.subs[t], r);
-                match self.resolve_all_won(t, rm, ro, n, scratch) {
+                let (rm, ro, _) = self.ix.slot(self.subs[k], r);
+                match self.resolve_all_won(k, rm, ro, n, scratch) {
                     Ok(val) => {
-                        self.note_decided(t, r, val);
+                        self.note_decided(k, r, val);
                         cell.store(Cell::from_value(val).0, Relaxed);
                     }
                     Err(e) => self.fail(e),
@@ -451,35 +558,34 @@ impl Pair<'_> {
         opponent * from
     }
 
-    /// Processes level `n`: every position decided at `n` plies tells its
-    /// predecessors. Table by table, the positions' predecessor indices are
-    /// gathered in batches, sorted into buckets of neighbouring indices, and
-    /// each bucket is then applied by one thread: the updates of a bucket touch
-    /// a small stretch of the table (cache-resident) and need no atomic
-    /// read-modify-write, where updating predecessors in place would wait on a
-    /// cache miss and a locked instruction for each.
+    /// Processes level `n`: every position decided at `n` plies
+    /// tells its predecessors. Table by table, the positions' predecessor
+    /// indices are gathered in batches, sorted into buckets of neighbouring
+    /// indices, and each bucket is then applied by one thread: the updates of
+    /// a bucket touch a small stretch of the table (cache-resident) and need
+    /// no atomic read-modify-write, where updating predecessors in place would
+    /// wait on a cache miss and a locked instruction for each.
     fn process_level(&self, n: u16) {
         for k in 0..self.subs.len() {
-            let t = self.other(k);
+            let into = self.other(k);
             let sub = self.subs[k];
-            let block = Indexer::block_size(sub) as usize;
             let cells = &self.cells[k];
-            let chunk_of = |orbit: usize| &cells[orbit * block..(orbit + 1) * block];
-            let shift = bucket_shift(self.cells[t].len());
-            let buckets = (self.cells[t].len() >> shift) + 1;
-            let orbits = self.agendas[k].blocks(n);
-            // positions decided at n per orbit block, to size the batches
-            let decided: Vec<usize> = orbits
+            let chunk_of = |c: usize| &cells[c * CHUNK..((c + 1) * CHUNK).min(cells.len())];
+            let shift = bucket_shift(self.cells[into].len());
+            let buckets = (self.cells[into].len() >> shift) + 1;
+            let chunks = self.agendas[k].chunks(n);
+            // positions decided at n per chunk, to size the batches
+            let decided: Vec<usize> = chunks
                 .par_iter()
-                .map(|&orbit| {
-                    chunk_of(orbit)
+                .map(|&c| {
+                    chunk_of(c)
                         .iter()
                         .filter(|c| Cell(c.load(Relaxed)).decided_at(n))
                         .count()
                 })
                 .collect();
             let most = self.max_predecessors(sub);
-            let mut rest = &orbits[..];
+            let mut rest = &chunks[..];
             let mut counts = &decided[..];
             while !rest.is_empty() {
                 let mut take = 0;
@@ -497,13 +603,13 @@ impl Pair<'_> {
                     .par_iter()
                     .fold(
                         || (Scratch::default(), Updates::new(buckets)),
-                        |(mut scratch, mut out), &orbit| {
-                            for (j, c) in chunk_of(orbit).iter().enumerate() {
+                        |(mut scratch, mut out), &chunk| {
+                            for (j, c) in chunk_of(chunk).iter().enumerate() {
                                 let c = Cell(c.load(Relaxed));
                                 if !c.decided_at(n) {
                                     continue;
                                 }
-                                let i = (orbit * block + j) as Index;
+                                let i = (chunk * CHUNK + j) as Index;
                                 let (m, o, _) = self.ix.slot(sub, i);
                                 let lost = matches!(c.value(), Some(Value::Loss(_)));
                                 self.predecessors(m, o, &mut scratch.indices);
@@ -522,12 +628,16 @@ impl Pair<'_> {
                         for part in &parts {
                             for &u in &part.buckets[b] {
                                 let (r, lost) = Updates::decode(u);
-                                self.apply(t, r, n, lost, scratch);
+                                self.apply(into, r, n, lost, scratch);
                             }
                         }
                     });
             }
         }
+    }
+
+    fn take_error(&self) -> Option<SolveError> {
+        self.error.lock().unwrap_or_else(|p| p.into_inner()).take()
     }
 }
 
@@ -541,8 +651,9 @@ pub struct Solved {
     pub counts: Counts,
 }
 
-/// Solves the movement subspace `sub` together with its colour swap. The tables
-/// of the subspaces that removals lead into must be in `known`.
+/// Solves the game's values of the movement subspace `sub` together with its
+/// colour swap. The tables of the subspaces that removals lead into must be in
+/// `known`.
 pub fn solve_pair(
     ix: &Indexer,
     rules: Rules,
@@ -550,62 +661,80 @@ pub fn solve_pair(
     known: &Known,
     progress: &dyn Progress,
 ) -> Result<Vec<Solved>, SolveError> {
+    solve_pair_layer(ix, rules, sub, Layer::game(known), progress)
+}
+
+/// Solves the tables of `layer` of the movement subspace `sub` together with
+/// its colour swap. The tables of the subspaces that removals lead into must
+/// be in the layer's children.
+pub fn solve_pair_layer(
+    ix: &Indexer,
+    rules: Rules,
+    sub: Subspace,
+    layer: Layer<'_>,
+    progress: &dyn Progress,
+) -> Result<Vec<Solved>, SolveError> {
     let subs = sub.with_swap();
-    for s in &subs {
-        if let Some(r) = s.after_removal()
-            && !known.contains(r)
-        {
-            return Err(SolveError::MissingTable(r));
-        }
+    let mut removal = vec![];
+    let mut seed = vec![];
+    for &s in &subs {
         // indices travel as u32 with a tag bit; every movement subspace has
         // fewer than 2^30 slots
         assert!(
-            ix.index_size(*s) < LOST_BIT as u64,
+            ix.index_size(s) < LOST_BIT as u64,
             "subspace {s} is too large"
         );
+        removal.push(match s.after_removal() {
+            None => None,
+            Some(r) => Some((
+                r,
+                layer.children.table(r).ok_or(SolveError::MissingTable(r))?,
+            )),
+        });
+        seed.push(layer.seed(s)?);
     }
-    let cells = subs
-        .iter()
-        .map(|&s| {
-            (0..ix.index_size(s))
-                .into_par_iter()
-                .map(|_| AtomicU16::new(Cell::UNUSED.0))
-                .collect()
-        })
-        .collect();
-    let removal = subs
-        .iter()
-        .map(|s| s.after_removal().and_then(|r| Some((r, known.table(r)?))))
-        .collect();
     let pair = Pair {
         ix,
         rules,
-        removal,
+        layer,
         subs: subs.clone(),
-        cells,
+        removal,
+        seed,
+        cells: subs
+            .iter()
+            .map(|&s| {
+                (0..ix.index_size(s))
+                    .into_par_iter()
+                    .map(|_| AtomicU16::new(Cell::UNUSED.0))
+                    .collect()
+            })
+            .collect(),
         agendas: subs
             .iter()
-            .map(|&s| Agenda::new(ix.orbits(s.mover)))
+            .map(|&s| Agenda::new(ix.index_size(s).div_ceil(CHUNK as u64) as usize))
             .collect(),
         max_level: AtomicU32::new(0),
         error: std::sync::Mutex::new(None),
     };
     pair.initialise(progress);
+    let levels = u32::from(layer.levels());
     let mut n: u32 = 0;
-    while n <= pair.max_level.load(Relaxed) {
-        if let Some(e) = pair.error.lock().unwrap_or_else(|p| p.into_inner()).take() {
+    while n < levels && n <= pair.max_level.load(Relaxed) {
+        if let Some(e) = pair.take_error() {
             return Err(e);
         }
         pair.process_level(n as u16);
         progress.level(n as u16);
         n += 1;
     }
-    if let Some(e) = pair.error.into_inner().unwrap_or_else(|p| p.into_inner()) {
+    if let Some(e) = pair.take_error() {
         return Err(e);
     }
     let mut out = vec![];
     for (k, cells) in pair.cells.into_iter().enumerate() {
         let sub = subs[k];
+        // still open: a draw (for the rule also what a level beyond the limit
+        // would have decided)
         let cells: Vec<Cell> = cells
             .into_par_iter()
             .map(|c| {

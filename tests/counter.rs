@@ -13,7 +13,7 @@ mod naive;
 use brute::rule::counter_outcomes;
 use brute::{DRAWN, LOST, WON};
 use millbase::Rules;
-use millbase::counter::{self, Category};
+use millbase::counter::Category;
 use millbase::index::{Indexer, Subspace};
 use millbase::plan::Limits;
 use millbase::value::Value;
@@ -188,7 +188,7 @@ fn distance_tables_round_trip_through_files() {
         move_limit: None,
     };
     let rules = Rules::default();
-    let distances = counter::solve(&ix, rules, limits, 20).unwrap();
+    let (_, distances) = millbase::generate::solve_in_memory(&ix, rules, limits, 20).unwrap();
     let dir = tempfile::tempdir().unwrap();
     for (sub, cells) in &distances {
         let path = dir.path().join(millbase::db::file_name(*sub));
@@ -252,7 +252,7 @@ fn generate_writes_the_distance_tables_and_rebuilds_a_damaged_one() {
     };
     let dir = tempfile::tempdir().unwrap();
     generate(dir.path(), rules, limits, &ix, &Silent).unwrap();
-    let want = counter::solve(&ix, rules, limits, 20).unwrap();
+    let (_, want) = millbase::generate::solve_in_memory(&ix, rules, limits, 20).unwrap();
     let db = DbDir::open(dir.path()).unwrap();
     assert_eq!(db.move_limits(), [20]);
     let present = db.present();
@@ -373,4 +373,44 @@ fn perfect_player(db: &millbase::query::Database, limit: u16) {
             _ => {}
         }
     }
+}
+
+/// The rule pass settles the game's draws without solving them and stops
+/// its levels at the limit; a pass without the seed (every position solved)
+/// must give the same distances. On the 5-stone flying game at limit 12,
+/// where many wins are cursed, beyond the brute force's reach.
+#[test]
+fn seeding_with_the_games_draws_changes_no_distance() {
+    use millbase::generate::{solve_in_memory, solve_unit};
+    use millbase::plan::{placement_plan, plan};
+    use millbase::solver::{Known, Layer, NoProgress};
+    let ix = Indexer::new();
+    let rules = Rules::default();
+    let limits = Limits {
+        max_stones: 5,
+        max_total: 10,
+        placement: true,
+        move_limit: None,
+    };
+    let limit = 12;
+    let (game, seeded) = solve_in_memory(&ix, rules, limits, limit).unwrap();
+    let mut plain = Known::new();
+    let (mut cursed, mut draws) = (0, 0);
+    for rep in plan(limits).into_iter().chain(placement_plan(limits)) {
+        let layer = Layer::rule(limit, &plain, None);
+        for s in solve_unit(&ix, rules, rep, layer, &NoProgress).unwrap() {
+            let sub = s.subspace;
+            assert!(s.cells == seeded[&sub], "{sub}");
+            for (g, d) in game[&sub].iter().zip(&s.cells) {
+                match (g.value(), d.value()) {
+                    (Some(Value::Win(_) | Value::Loss(_)), Some(Value::Draw)) => cursed += 1,
+                    (Some(Value::Draw), _) => draws += 1,
+                    _ => {}
+                }
+            }
+            plain.insert(sub, s.cells);
+        }
+    }
+    // both kinds of position the seeding and the cut touch are there
+    assert!(cursed > 1000 && draws > 1000, "{cursed} cut, {draws} draws");
 }

@@ -8,7 +8,7 @@ use millbase::Rules;
 use millbase::db::DbDir;
 use millbase::generate;
 use millbase::index::{Indexer, Subspace};
-use millbase::plan::{Limits, placement_plan, plan};
+use millbase::plan::{Limits, all_sectors, placement_plan, plan};
 use millbase::rules::{DEFAULT_MOVE_LIMIT, MAX_MOVE_LIMIT, MIN_STONES, STONES_PER_SIDE};
 use std::collections::HashMap;
 use std::io::Write;
@@ -125,7 +125,15 @@ fn plan_of(dir: &std::path::Path, rules: Rules, limits: Limits) -> (Vec<(Subspac
         .iter()
         .filter(|&&s| !dir.join(millbase::db::file_name(s)).exists())
         .count();
-    let text = if todo.is_empty() && sectors_todo == 0 {
+    let rule_todo = limits.move_limit.map(|l| {
+        let rule_dir = dir.join(format!("{}{l}", millbase::db::RULE_DIR_PREFIX));
+        let missing = all_sectors(limits)
+            .into_iter()
+            .filter(|&s| !rule_dir.join(millbase::db::file_name(s)).exists())
+            .count();
+        (l, missing)
+    });
+    let text = if todo.is_empty() && sectors_todo == 0 && rule_todo.is_none_or(|r| r.1 == 0) {
         format!(
             "plan: all {subspaces} movement subspaces and {} placement sectors are there already ({} rules)",
             sectors.len(),
@@ -154,8 +162,11 @@ fn plan_of(dir: &std::path::Path, rules: Rules, limits: Limits) -> (Vec<(Subspac
                 sectors.len()
             )
         };
-        let rule = limits.move_limit.map_or(String::new(), |l| {
-            format!("; then the tables of the no-removal rule (limit {l}) of each")
+        let rule = rule_todo.map_or(String::new(), |(l, missing)| {
+            format!(
+                "; each subspace and sector followed by its table of the no-removal rule \
+                 (limit {l}; {missing} to solve, a pass that skips the game's draws)"
+            )
         });
         format!(
             "plan ({} rules, into {}): {movement}{placement}{rule}",

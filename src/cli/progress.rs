@@ -132,13 +132,21 @@ impl Progress for GenerateUi {
 }
 
 impl Observer for GenerateUi {
-    fn start_pair(&self, sub: Subspace, positions: u64) {
-        let name = if sub.negate() == sub || !sub.is_movement() {
+    fn start_pair(&self, sub: Subspace, move_limit: Option<u16>, positions: u64) {
+        let mut name = if sub.negate() == sub || !sub.is_movement() {
             sub.to_string()
         } else {
             format!("{sub}+{}", sub.negate())
         };
-        let left = self.eta.lock().ok().and_then(|mut e| e.start(sub));
+        if let Some(l) = move_limit {
+            name = format!("{name} rule {l}");
+        }
+        // the run's estimate counts the game's solves; a pair's rule solve
+        // counts in with it, so the scale of the estimate takes it in
+        let left = match move_limit {
+            None => self.eta.lock().ok().and_then(|mut e| e.start(sub)),
+            Some(_) => None,
+        };
         let run_eta = left.map_or(String::new(), |s| {
             format!("; whole run: about {} left", super::generate::duration(s))
         });
