@@ -267,15 +267,8 @@ impl Work<'_> {
         };
         // the game's tables of the members: they settle the rule's draws
         let mut game = Known::new();
-        match game_files {
-            Some(tables) => {
-                self.skipped(&tables, None);
-                if rule_files.is_none() {
-                    for t in &tables {
-                        game.insert(t.header.subspace, t.read_all()?);
-                    }
-                }
-            }
+        match &game_files {
+            Some(tables) => self.skipped(tables, None),
             None => {
                 self.game.retain(&game_needed);
                 let start = self.start(rep, members, None);
@@ -308,6 +301,9 @@ impl Work<'_> {
                 rule_needed.dedup();
                 self.rule.retain(&rule_needed);
                 let start = self.start(rep, members, Some(limit));
+                for t in game_files.iter().flatten() {
+                    game.insert(t.header.subspace, t.read_all()?);
+                }
                 db.load_rule_tables(limit, &rule_needed, &mut self.rule)
                     .map_err(|e| needs(rep, e.into()))?;
                 let layer = Layer::rule(limit, &self.rule, Some(&game));

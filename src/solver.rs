@@ -304,6 +304,11 @@ struct Scratch {
     values: Vec<Value>,
 }
 
+/// The open count of a position that only a lost child can decide (one the
+/// game wins, under the rule): more than any position has children, so the
+/// won children never run it out, and no need to count them.
+const UNCOUNTED: u16 = MAX_PLIES;
+
 /// Most predecessor updates gathered before they are applied (4 bytes each).
 const BATCH_UPDATES: usize = 1 << 25;
 
@@ -397,7 +402,8 @@ impl Pair<'_> {
     /// The starting cell of position `i` = `(mover, opponent)` of table `k`:
     /// a draw where the seed has one (no moves generated), a win when a
     /// removal wins, the final value when no move stays inside the pair, else
-    /// open with its count of distinct child classes inside the pair.
+    /// open with its count of distinct child classes inside the pair — or,
+    /// where the seed has a win, with [`UNCOUNTED`].
     fn initial_cell(
         &self,
         k: usize,
@@ -406,7 +412,8 @@ impl Pair<'_> {
         opponent: Bits,
         scratch: &mut Scratch,
     ) -> Result<Cell, SolveError> {
-        if self.seed[k].is_some_and(|s| s[i as usize] == Cell::DRAW) {
+        let seed = self.seed[k].map(|s| s[i as usize]);
+        if seed == Some(Cell::DRAW) {
             return Ok(Cell::DRAW);
         }
         let pos = movement_position(mover, opponent);
@@ -424,6 +431,12 @@ impl Pair<'_> {
         });
         if let Some(n) = fastest_loss.min() {
             return Ok(Cell::from_value(Value::Win(n + 1)));
+        }
+        if seed.is_some_and(|c| c.wdl_code() == Cell::WON.wdl_code()) {
+            // the game wins here, so the rule cannot lose it (a loss under the
+            // rule needs every child won under the rule, hence in the game):
+            // only a lost child decides it, and its children need no count
+            return Ok(Cell::open(UNCOUNTED));
         }
         // every non-removing child has the opponent's set as its mover set
         let ctx = self.ix.mover_context(opponent);
