@@ -19,7 +19,6 @@
 //! pass, and every distance beyond `L` is a draw. The game's own tables, solved
 //! first, settle the game's draws (draws under the rule too) without work.
 
-use crate::index::Subspace;
 use crate::value::Value;
 
 /// A position's outcome under the rule at a given counter, best first for the
@@ -69,12 +68,4 @@ impl Category {
             (Value::Draw, _) => Category::Draw,
         }
     }
-}
-
-/// The subspaces whose distance tables solving `sub` needs: the one of its
-/// removals and, for a placement sector, the one of a plain placement (a
-/// movement pair solves its own).
-pub fn needs(sub: Subspace) -> Vec<Subspace> {
-    let plain = (!sub.is_movement()).then(|| sub.negate());
-    plain.into_iter().chain(sub.after_removal()).collect()
 }

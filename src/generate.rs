@@ -1,7 +1,6 @@
 //! Generation of a database: the movement subspace pairs in dependency order,
 //! then the placement sectors, resuming what a directory already holds.
 
-use crate::counter;
 use crate::db::{DbDir, DbError, encoding_for};
 use crate::index::{Indexer, Subspace};
 use crate::placement;
@@ -260,7 +259,9 @@ impl Work<'_> {
                 Ok(t)
             }),
         };
-        let game_needed = if rep.is_movement() {
+        // the tables the moves lead into, the game's and the rule's alike:
+        // those of removals, and for a sector that of a plain placement
+        let needed: Vec<Subspace> = if rep.is_movement() {
             members.iter().filter_map(|s| s.after_removal()).collect()
         } else {
             rep.successors()
@@ -270,9 +271,9 @@ impl Work<'_> {
         match &game_files {
             Some(tables) => self.skipped(tables, None),
             None => {
-                self.game.retain(&game_needed);
+                self.game.retain(&needed);
                 let start = self.start(rep, members, None);
-                db.load_known(ix, &game_needed, &mut self.game)
+                db.load_known(ix, &needed, &mut self.game)
                     .map_err(|e| needs(rep, e))?;
                 let solved =
                     solve_unit(ix, self.rules, rep, Layer::game(&self.game), self.observer)?;
@@ -290,21 +291,17 @@ impl Work<'_> {
             }
         }
         if rep.is_movement() {
-            db.remove_work_files(&game_needed);
+            db.remove_work_files(&needed);
         }
         match (rule_files, self.move_limit) {
             (Some(tables), _) => self.skipped(&tables, self.move_limit),
             (None, Some(limit)) => {
-                let mut rule_needed: Vec<Subspace> =
-                    members.iter().flat_map(|&s| counter::needs(s)).collect();
-                rule_needed.sort();
-                rule_needed.dedup();
-                self.rule.retain(&rule_needed);
+                self.rule.retain(&needed);
                 let start = self.start(rep, members, Some(limit));
                 for t in game_files.iter().flatten() {
                     game.insert(t.header.subspace, t.read_all()?);
                 }
-                db.load_rule_tables(limit, &rule_needed, &mut self.rule)
+                db.load_rule_tables(limit, &needed, &mut self.rule)
                     .map_err(|e| needs(rep, e.into()))?;
                 let layer = Layer::rule(limit, &self.rule, Some(&game));
                 let solved = solve_unit(ix, self.rules, rep, layer, self.observer)?;

@@ -518,11 +518,12 @@ impl Pair<'_> {
         preds.dedup();
     }
 
-    /// Applies to position `r` of table `k` the news that one of its children was decided at `n` plies: lost (`child_lost`), making `r` a
-    /// win at `n + 1` unless it already wins faster, or won, taking one from
-    /// its count of open children and resolving it when none are left. Only
-    /// the thread that owns `r`'s bucket calls this during a level, so plain
-    /// loads and stores suffice.
+    /// Applies to position `r` of table `k` the news that one of its children
+    /// was decided at `n` plies: lost (`child_lost`), making `r` a win at
+    /// `n + 1` unless it already wins faster, or won, taking one from its count
+    /// of open children and resolving it when none are left. Only the thread
+    /// that owns `r`'s bucket calls this during a level, so plain loads and
+    /// stores suffice.
     fn apply(&self, k: usize, r: Index, n: u16, child_lost: bool, scratch: &mut Scratch) {
         let cell = &self.cells[k][r as usize];
         let c = Cell(cell.load(Relaxed));
