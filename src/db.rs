@@ -5,7 +5,7 @@
 //! ```text
 //! DIR/millbase.json      the manifest: format and rule variant
 //! DIR/M-O-0-0.mdb        one file per subspace (docs/FORMAT.md)
-//! DIR/work/M-O-0-0.mdb   during generate: tables with plies kept for a later pair
+//! DIR/work/M-O-0-0.mdb   during generate: tables with plies kept for later units
 //! DIR/no-removal-L/M-O-MH-OH.mdb  the tables of the no-removal rule, limit L
 //! ```
 
@@ -28,7 +28,8 @@ pub const MANIFEST: &str = "millbase.json";
 
 /// Subdirectory of a database holding work files: complete tables (plies
 /// included) of subspaces whose database file stores no plies, kept from their
-/// solving until the one pair that needs them as removal tables is solved.
+/// solving until the last pair or placement sector whose moves lead into them
+/// is solved.
 pub const WORK_DIR: &str = "work";
 
 /// The manifest of a database directory (`millbase.json`).

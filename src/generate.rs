@@ -4,7 +4,7 @@
 use crate::db::{DbDir, DbError, encoding_for};
 use crate::index::{Indexer, Subspace};
 use crate::placement;
-use crate::plan::{Limits, all_sectors, all_subspaces, placement_plan, plan};
+use crate::plan::{Limits, all_sectors, placement_plan, plan};
 use crate::rules::MAX_MOVE_LIMIT;
 use crate::rules::Rules;
 use crate::solver::{self, Known, Layer, NoProgress, Progress, SolveError, Solved};
@@ -184,27 +184,31 @@ pub fn generate(
     db.remove_stale_temporaries();
     refuse_foreign_files(&db, limits)?;
     observer.ready();
-    let order = plan(limits)
+    let order: Vec<Vec<Subspace>> = plan(limits)
         .into_iter()
         .map(|rep| rep.with_swap())
-        .chain(placement_plan(limits).into_iter().map(|s| vec![s]));
+        .chain(placement_plan(limits).into_iter().map(|s| vec![s]))
+        .collect();
+    // the last unit whose moves lead into each table: a work file (plies of a
+    // file that stores none) is kept until then
+    let last_use: HashMap<Subspace, usize> = order
+        .iter()
+        .enumerate()
+        .flat_map(|(k, members)| needed(members).into_iter().map(move |s| (s, k)))
+        .collect();
     let mut work = Work {
         db: &db,
         rules,
         ix,
         observer,
         move_limit: limits.move_limit,
-        // the removal tables of the pairs to build
-        consumers: all_subspaces(limits)
-            .iter()
-            .filter_map(|s| s.after_removal())
-            .collect(),
+        last_use,
         game: Known::new(),
         rule: Known::new(),
         reports: vec![],
     };
-    for members in order {
-        work.unit(&members)?;
+    for (k, members) in order.iter().enumerate() {
+        work.unit(k, members)?;
         if !observer.keep_going() {
             break;
         }
@@ -236,8 +240,9 @@ struct Work<'a> {
     ix: &'a Indexer,
     observer: &'a dyn Observer,
     move_limit: Option<u16>,
-    /// The movement subspaces that removals of the pairs to build lead into.
-    consumers: Vec<Subspace>,
+    /// For each table that moves of the units to build lead into, the last
+    /// such unit (its number in the order of the run).
+    last_use: HashMap<Subspace, usize>,
     /// Loaded tables of the game and of the rule, for the moves of the unit.
     game: Known,
     rule: Known,
@@ -246,8 +251,9 @@ struct Work<'a> {
 
 impl Work<'_> {
     /// Builds the files that `members` (a movement pair or one placement
-    /// sector) lack: the game's tables, then the rule's, each in one solve.
-    fn unit(&mut self, members: &[Subspace]) -> Result<(), DbError> {
+    /// sector, unit `k` of the run) lack: the game's tables, then the rule's,
+    /// each in one solve.
+    fn unit(&mut self, k: usize, members: &[Subspace]) -> Result<(), DbError> {
         let (db, ix) = (self.db, self.ix);
         let rep = members[0];
         let game_files = all_there(members, self.observer, |s| open_checked(db, s));
@@ -259,13 +265,7 @@ impl Work<'_> {
                 Ok(t)
             }),
         };
-        // the tables the moves lead into, the game's and the rule's alike:
-        // those of removals, and for a sector that of a plain placement
-        let needed: Vec<Subspace> = if rep.is_movement() {
-            members.iter().filter_map(|s| s.after_removal()).collect()
-        } else {
-            rep.successors()
-        };
+        let needed = needed(members);
         // the game's tables of the members: they settle the rule's draws
         let mut game = Known::new();
         match &game_files {
@@ -280,9 +280,9 @@ impl Work<'_> {
                 let took = Took::since(start);
                 for s in solved {
                     if encoding_for(s.subspace) == Encoding::WdlOnly
-                        && self.consumers.contains(&s.subspace)
+                        && self.last_use.contains_key(&s.subspace)
                     {
-                        // the pair it is the removal table of needs its plies
+                        // the units whose moves lead into it need its plies
                         db.write_work_table(s.subspace, &s.cells, s.counts)?;
                     }
                     self.written(&s, None, took)?;
@@ -290,9 +290,10 @@ impl Work<'_> {
                 }
             }
         }
-        if rep.is_movement() {
-            db.remove_work_files(&needed);
-        }
+        let used_up: Vec<Subspace> = (needed.iter().copied())
+            .filter(|s| self.last_use.get(s) == Some(&k))
+            .collect();
+        db.remove_work_files(&used_up);
         match (rule_files, self.move_limit) {
             (Some(tables), _) => self.skipped(&tables, self.move_limit),
             (None, Some(limit)) => {
@@ -373,6 +374,16 @@ pub fn solve_unit(
 }
 
 /// The error of work on `sub` whose needed tables failed with `e`.
+/// The tables the moves of `members` (a movement pair or one placement
+/// sector) lead into, the game's and the rule's alike: those of removals, and
+/// for a sector that of a plain placement.
+fn needed(members: &[Subspace]) -> Vec<Subspace> {
+    match members {
+        [sector] if !sector.is_movement() => sector.successors(),
+        _ => members.iter().filter_map(|s| s.after_removal()).collect(),
+    }
+}
+
 fn needs(sub: Subspace, e: DbError) -> DbError {
     DbError::Needs {
         subspace: sub,

@@ -36,6 +36,10 @@ pub struct GenerateArgs {
     #[arg(long, value_name = "L", default_value_t = DEFAULT_MOVE_LIMIT,
           value_parser = clap::value_parser!(u16).range(1..=MAX_MOVE_LIMIT as i64))]
     move_limit: u16,
+    /// Build the game's tables only, none of the no-removal rule; a later
+    /// run without this flag adds the rule's tables.
+    #[arg(long, conflicts_with = "move_limit")]
+    no_rule_tables: bool,
     #[command(flatten)]
     rules: RuleArgs,
     #[command(flatten)]
@@ -184,7 +188,7 @@ pub fn run(a: GenerateArgs, out: &mut impl Write) -> Result<(), Failure> {
         max_stones: a.max_stones,
         max_total: a.max_total,
         placement: !a.movement_only,
-        move_limit: Some(a.move_limit),
+        move_limit: (!a.no_rule_tables).then_some(a.move_limit),
     };
     // an existing database keeps its variant: resuming needs no flag
     let rules = match DbDir::open(&a.db.db) {
