@@ -478,3 +478,42 @@ fn resuming_keeps_the_directorys_variant_and_moves_read_it() {
     assert_eq!(stdout(&run(&["moves", pos, "--db", db])), "");
     assert_eq!(stdout(&run(&["moves", pos])).lines().count(), 51);
 }
+
+#[test]
+fn without_rule_tables_a_later_run_adds_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().to_str().unwrap();
+    let gen_args = |extra: &[&'static str]| {
+        let mut a = vec!["generate", "--db", db, "--max-stones", "3", "--quiet"];
+        a.extend_from_slice(extra);
+        run(&a)
+    };
+    let rule_dir = dir.path().join("no-removal-100");
+    let o = gen_args(&["--no-rule-tables"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(!rule_dir.exists());
+    let pos = "WW.....BB..........W.B.. w 0 0";
+    let o = run(&["query", pos, "--db", db, "--counter", "3"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("no tables of the no-removal rule"));
+    // a later run keeps the game's files and adds the rule's
+    let o = gen_args(&[]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let sectors = 1 + Placement::sectors(3).len();
+    assert!(
+        stdout(&o).contains(&format!("{sectors} already there")),
+        "{}",
+        stdout(&o)
+    );
+    assert!(rule_dir.join("3-3-0-0.mdb").exists());
+    let o = run(&["query", pos, "--db", db, "--counter", "3", "--json"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(stdout(&o).contains("\"category\""));
+    // the flag and a move limit contradict each other
+    assert_eq!(
+        gen_args(&["--no-rule-tables", "--move-limit", "50"])
+            .status
+            .code(),
+        Some(2)
+    );
+}
