@@ -275,35 +275,55 @@ impl DbDir {
     }
 
     /// Opens the rule table of `sub` for `move_limit` and checks its header:
-    /// the variant, the subspace and the encoding of rule tables.
+    /// the variant, the subspace and an encoding of rule tables.
     pub fn open_rule_table(&self, move_limit: u16, sub: Subspace) -> Result<Table, StorageError> {
         let path = self.rule_dir(move_limit).join(file_name(sub));
         let t = Table::open(&path, self.rules, sub)?;
-        if t.header.encoding != Encoding::WdlDistance {
+        if !matches!(
+            t.header.encoding,
+            Encoding::Distance | Encoding::WdlDistance
+        ) {
             return Err(corrupt(
                 &path,
-                format!(
-                    "entry encoding {:?}, expected WdlDistance",
-                    t.header.encoding
-                ),
+                format!("entry encoding {:?}, expected Distance", t.header.encoding),
             ));
         }
         Ok(t)
     }
 
-    /// Writes the rule table of `sub` for `move_limit` atomically; returns the
-    /// bytes written.
+    /// Writes the rule table of `sub` for `move_limit` atomically, along the
+    /// game's table `game` of `sub`; returns the bytes written.
     pub fn write_rule_table(
         &self,
         move_limit: u16,
         sub: Subspace,
         cells: &[Cell],
+        game: &[Cell],
         counts: Counts,
     ) -> Result<u64, StorageError> {
         let dir = self.rule_dir(move_limit);
         std::fs::create_dir_all(&dir).map_err(io_err(&dir))?;
         let path = dir.join(file_name(sub));
-        storage::write_table(&path, self.rules, sub, cells, counts, Encoding::WdlDistance)
+        storage::write_rule_table(&path, self.rules, sub, cells, game, counts)
+    }
+
+    /// The game's win, draw or loss of every entry of `sub` (wins and losses
+    /// may lack their plies): what a rule table decodes along.
+    pub fn read_outcomes(&self, sub: Subspace) -> Result<Vec<Cell>, StorageError> {
+        Ok(self
+            .open_table(sub)?
+            .map_outcomes(|cells| cells.to_vec())?
+            .concat())
+    }
+
+    /// Reads (and checks) the whole rule table of `sub` for `move_limit`.
+    pub fn read_rule_table(
+        &self,
+        move_limit: u16,
+        sub: Subspace,
+    ) -> Result<Vec<Cell>, StorageError> {
+        let table = self.open_rule_table(move_limit, sub)?;
+        table.read_rule(&self.read_outcomes(sub)?)
     }
 
     /// Loads the rule tables of `subs` for `move_limit` into `known` (those not
@@ -316,7 +336,7 @@ impl DbDir {
     ) -> Result<(), StorageError> {
         for &s in subs {
             if !known.contains(s) {
-                known.insert(s, self.open_rule_table(move_limit, s)?.read_all()?);
+                known.insert(s, self.read_rule_table(move_limit, s)?);
             }
         }
         Ok(())

@@ -49,19 +49,21 @@ impl Report {
         }
     }
 
-    /// Writes the file of `s` (the rule table for `move_limit`), solved in
-    /// `seconds` at a peak of `peak_bytes`.
+    /// Writes the file of `s` (the rule table for a move limit, along the
+    /// game's table of its subspace), solved in `seconds` at a peak of
+    /// `peak_bytes`.
     fn written(
         db: &DbDir,
         s: &Solved,
-        move_limit: Option<u16>,
+        rule: Option<(u16, &[Cell])>,
         seconds: f64,
         peak_bytes: u64,
     ) -> Result<Report, StorageError> {
-        let file_bytes = match move_limit {
+        let file_bytes = match rule {
             None => db.write_table(s.subspace, &s.cells, s.counts)?,
-            Some(l) => db.write_rule_table(l, s.subspace, &s.cells, s.counts)?,
+            Some((l, game)) => db.write_rule_table(l, s.subspace, &s.cells, game, s.counts)?,
         };
+        let move_limit = rule.map(|r| r.0);
         Ok(Report {
             subspace: s.subspace,
             skipped: false,
@@ -99,15 +101,19 @@ pub fn reset_peak_memory() {
 pub struct Upgraded {
     /// The subspace.
     pub subspace: Subspace,
+    /// For a table of the no-removal rule: its move limit.
+    pub move_limit: Option<u16>,
     /// Size before.
     pub old_bytes: u64,
     /// Size after.
     pub new_bytes: u64,
 }
 
-/// Rewrites every format-1 movement file in `dir` in the current format, one
-/// file at a time (each atomically: an interrupted run can simply be repeated),
-/// calling `report` after each. Values and counts are unchanged.
+/// Rewrites every file in `dir` written in an older layout in the current
+/// one: format-1 files, and tables of the no-removal rule that hold their own
+/// win/draw/loss ([`Encoding::WdlDistance`]), one file at a time (each
+/// atomically: an interrupted run can simply be repeated), calling `report`
+/// after each. Values and counts are unchanged.
 pub fn upgrade(
     dir: &Path,
     report: &mut dyn FnMut(&Upgraded),
@@ -115,6 +121,10 @@ pub fn upgrade(
     let db = DbDir::open_for_writing(dir)?;
     db.remove_stale_temporaries();
     let mut out = vec![];
+    let mut done = |u: Upgraded| {
+        report(&u);
+        out.push(u);
+    };
     for sub in db.present() {
         let table = db.open_table(sub)?;
         if table.header.version >= storage::FORMAT_VERSION {
@@ -124,13 +134,34 @@ pub fn upgrade(
         let (old_bytes, counts) = (table.file_len(), table.header.counts);
         drop(table);
         let new_bytes = db.write_table(sub, &cells, counts)?;
-        let u = Upgraded {
+        done(Upgraded {
             subspace: sub,
+            move_limit: None,
             old_bytes,
             new_bytes,
-        };
-        report(&u);
-        out.push(u);
+        });
+    }
+    for limit in db.move_limits() {
+        for sub in db.present() {
+            let table = match db.open_rule_table(limit, sub) {
+                Err(StorageError::Missing { .. }) => continue,
+                t => t?,
+            };
+            if table.header.encoding != Encoding::WdlDistance {
+                continue;
+            }
+            let game = db.read_outcomes(sub)?;
+            let cells = table.read_rule(&game)?;
+            let (old_bytes, counts) = (table.file_len(), table.header.counts);
+            drop(table);
+            let new_bytes = db.write_rule_table(limit, sub, &cells, &game, counts)?;
+            done(Upgraded {
+                subspace: sub,
+                move_limit: Some(limit),
+                old_bytes,
+                new_bytes,
+            });
+        }
     }
     Ok(out)
 }
@@ -261,7 +292,7 @@ impl Work<'_> {
             None => Some(vec![]),
             Some(l) => all_there(members, self.observer, |s| {
                 let t = db.open_rule_table(l, s)?;
-                t.check()?;
+                t.read_rule(&db.read_outcomes(s)?)?;
                 Ok(t)
             }),
         };
@@ -308,7 +339,10 @@ impl Work<'_> {
                 let solved = solve_unit(ix, self.rules, rep, layer, self.observer)?;
                 let took = Took::since(start);
                 for s in solved {
-                    self.written(&s, Some(limit), took)?;
+                    let seed = game
+                        .table(s.subspace)
+                        .ok_or(SolveError::MissingTable(s.subspace));
+                    self.written(&s, Some((limit, seed?)), took)?;
                 }
             }
             (None, None) => {}
@@ -330,15 +364,15 @@ impl Work<'_> {
         Instant::now()
     }
 
-    /// Writes the file of `s` (the rule table for `move_limit`), solved in
-    /// `took`, and reports it.
+    /// Writes the file of `s` (the rule table for a move limit, along the
+    /// game's table), solved in `took`, and reports it.
     fn written(
         &mut self,
         s: &Solved,
-        move_limit: Option<u16>,
+        rule: Option<(u16, &[Cell])>,
         took: Took,
     ) -> Result<(), StorageError> {
-        let r = Report::written(self.db, s, move_limit, took.seconds, took.peak_bytes)?;
+        let r = Report::written(self.db, s, rule, took.seconds, took.peak_bytes)?;
         self.observer.finished(&r);
         self.reports.push(r);
         Ok(())
@@ -373,7 +407,6 @@ pub fn solve_unit(
     }
 }
 
-/// The error of work on `sub` whose needed tables failed with `e`.
 /// The tables the moves of `members` (a movement pair or one placement
 /// sector) lead into, the game's and the rule's alike: those of removals, and
 /// for a sector that of a plain placement.
@@ -384,6 +417,7 @@ fn needed(members: &[Subspace]) -> Vec<Subspace> {
     }
 }
 
+/// The error of work on `sub` whose needed tables failed with `e`.
 fn needs(sub: Subspace, e: DbError) -> DbError {
     DbError::Needs {
         subspace: sub,

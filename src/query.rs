@@ -183,7 +183,14 @@ impl Database {
         {
             return Ok(c.clone());
         }
-        let codes = Arc::new(table.block(b as usize)?);
+        let codes = Arc::new(match move_limit {
+            None => table.block(b as usize)?,
+            Some(_) => {
+                // a rule table decodes along the game's table of its subspace
+                let game = self.table(sub)?;
+                table.rule_block(b as usize, &self.block(None, sub, &game, b)?)?
+            }
+        });
         let mut cache = self.cache.lock().unwrap_or_else(|p| p.into_inner());
         if cache.len() >= self.cache_blocks {
             // evict one entry: the hash order makes it an arbitrary one

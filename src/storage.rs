@@ -37,10 +37,19 @@ pub enum Encoding {
     /// Format 2: the win/draw/loss stream only. The plies of a win or loss follow
     /// from its children by a one-ply search (see [`crate::db::encoding_for`]).
     WdlOnly,
-    /// Format 2, tables of the no-removal rule ([`crate::counter`]): the
-    /// win/draw/loss stream under the rule and one byte per win or loss, its
-    /// distance (at most [`crate::rules::MAX_MOVE_LIMIT`], any parity).
+    /// Format 2, tables of the no-removal rule ([`crate::counter`]), as first
+    /// written: the win/draw/loss stream under the rule and one byte per win
+    /// or loss, its distance (at most [`crate::rules::MAX_MOVE_LIMIT`], any
+    /// parity). Still read; `millbase upgrade` rewrites it as
+    /// [`Encoding::Distance`].
     WdlDistance,
+    /// Format 2, tables of the no-removal rule: one byte per entry that the
+    /// game's table of the same subspace decides (win or loss), the distance
+    /// under the rule, or [`RULE_DRAW`] where the rule draws. The rule wins
+    /// only positions the game wins and loses only those it loses, so the
+    /// game's win/draw/loss stream serves both, and decoding needs the game's
+    /// table ([`Table::rule_block`]).
+    Distance,
 }
 
 impl Encoding {
@@ -50,6 +59,7 @@ impl Encoding {
             Encoding::WdlPlies => 2,
             Encoding::WdlOnly => 3,
             Encoding::WdlDistance => 4,
+            Encoding::Distance => 5,
         }
     }
 }
@@ -60,6 +70,9 @@ const CODE_EXCEPTION: u8 = 255;
 const MAX_INLINE_PLIES: u16 = (CODE_EXCEPTION - 3) as u16;
 /// A plies byte of format 2 saying "in the exception table".
 const HALF_PLIES_EXCEPTION: u8 = 255;
+/// The distance byte of [`Encoding::Distance`] for a win or loss of the game
+/// that the no-removal rule draws (a cursed win, a blessed loss).
+pub const RULE_DRAW: u8 = 255;
 /// zstd level: 3 compresses ~10x faster than 9 for files ~7% larger (measured on 6-6).
 const ZSTD_LEVEL: i32 = 3;
 
@@ -305,6 +318,7 @@ impl Header {
             (2, 2) => Encoding::WdlPlies,
             (2, 3) => Encoding::WdlOnly,
             (2, 4) => Encoding::WdlDistance,
+            (2, 5) => Encoding::Distance,
             (v, e) => {
                 return Err(corrupt(
                     path,
@@ -385,11 +399,13 @@ fn plies_value(n: u16) -> Value {
 /// A compressed block and the exceptions of its entries.
 type EncodedBlock = (Vec<u8>, Vec<(u64, u16)>);
 
-/// Encodes and compresses the cells of one block (the first at index `first`).
+/// Encodes and compresses the cells of one block (the first at index `first`;
+/// for [`Encoding::Distance`], `game` holds the game's cells of the block).
 fn encode_block(
     zc: &mut zstd::bulk::Compressor<'_>,
     encoding: Encoding,
     cells: &[Cell],
+    game: Option<&[Cell]>,
     first: u64,
 ) -> std::io::Result<EncodedBlock> {
     let plies_of = |c: Cell| c.value().and_then(Value::plies).unwrap_or(0);
@@ -406,6 +422,38 @@ fn encode_block(
                 codes.push(code);
             }
             zc.compress(&codes)?
+        }
+        Encoding::Distance => {
+            let game = game.filter(|g| g.len() == cells.len()).ok_or_else(|| {
+                std::io::Error::other("a rule table is written with the game's table")
+            })?;
+            let mut distances = vec![];
+            for (j, (&c, &g)) in cells.iter().zip(game).enumerate() {
+                let byte = match (g.wdl_code(), c.value()) {
+                    (0 | 1, _) if c.wdl_code() == g.wdl_code() => continue,
+                    (2 | 3, Some(Value::Draw)) => RULE_DRAW,
+                    (2, Some(Value::Win(d))) | (3, Some(Value::Loss(d)))
+                        if d < RULE_DRAW as u16 =>
+                    {
+                        d as u8
+                    }
+                    _ => {
+                        return Err(std::io::Error::other(format!(
+                            "entry {}: the rule's value {:?} does not fit the game's \
+                             win/draw/loss code {}",
+                            first + j as u64,
+                            c.value(),
+                            g.wdl_code()
+                        )));
+                    }
+                };
+                distances.push(byte);
+            }
+            if distances.is_empty() {
+                vec![]
+            } else {
+                zc.compress(&distances)?
+            }
         }
         Encoding::WdlPlies | Encoding::WdlOnly | Encoding::WdlDistance => {
             let mut wdl = vec![0u8; cells.len().div_ceil(4)];
@@ -443,7 +491,8 @@ fn encode_block(
 
 /// Writes the table of `sub` (one cell per index; every canonical slot holds a
 /// final value) atomically to `path` with `encoding` ([`crate::db::encoding_for`]
-/// for a database file). Returns the bytes written.
+/// for a database file; not [`Encoding::Distance`], see [`write_rule_table`]).
+/// Returns the bytes written.
 pub fn write_table(
     path: &Path,
     rules: Rules,
@@ -452,12 +501,44 @@ pub fn write_table(
     counts: Counts,
     encoding: Encoding,
 ) -> Result<u64, StorageError> {
+    write_encoded(path, rules, sub, (cells, None), counts, encoding)
+}
+
+/// Writes the table of the no-removal rule of `sub` (`cells`: distances,
+/// [`crate::counter`]) atomically to `path` in [`Encoding::Distance`], along
+/// the game's table `game` of the same subspace. Returns the bytes written.
+pub fn write_rule_table(
+    path: &Path,
+    rules: Rules,
+    sub: Subspace,
+    cells: &[Cell],
+    game: &[Cell],
+    counts: Counts,
+) -> Result<u64, StorageError> {
+    let encoding = Encoding::Distance;
+    write_encoded(path, rules, sub, (cells, Some(game)), counts, encoding)
+}
+
+fn write_encoded(
+    path: &Path,
+    rules: Rules,
+    sub: Subspace,
+    (cells, game): (&[Cell], Option<&[Cell]>),
+    counts: Counts,
+    encoding: Encoding,
+) -> Result<u64, StorageError> {
     let be = BLOCK_ENTRIES as usize;
+    if game.is_some_and(|g| g.len() != cells.len()) {
+        return Err(io_err(path)(std::io::Error::other(
+            "the game's table has another size",
+        )));
+    }
     let blocks: Vec<EncodedBlock> = cells
         .par_chunks(be)
         .enumerate()
         .map_init(zstd::bulk::Compressor::default, |zc, (b, chunk)| {
-            encode_block(zc, encoding, chunk, (b * be) as u64)
+            let g = game.map(|g| &g[b * be..b * be + chunk.len()]);
+            encode_block(zc, encoding, chunk, g, (b * be) as u64)
         })
         .collect::<std::io::Result<_>>()
         .map_err(io_err(path))?;
@@ -684,10 +765,22 @@ impl Table {
         self.header.encoding != Encoding::WdlOnly
     }
 
-    /// Decodes block `b` into cells, checking its checksum and size.
+    /// Decodes block `b` into cells, checking its checksum and size. A table
+    /// in [`Encoding::Distance`] decodes with [`Table::rule_block`] only.
     pub fn block(&self, b: usize) -> Result<Vec<Cell>, StorageError> {
         let mut out = vec![];
-        self.block_with(&mut zstd::bulk::Decompressor::default(), b, false, &mut out)?;
+        let mut zd = zstd::bulk::Decompressor::default();
+        self.block_with(&mut zd, b, false, None, &mut out)?;
+        Ok(out)
+    }
+
+    /// Decodes block `b` of a table of the no-removal rule, whose game's
+    /// table holds `game` in that block (ignored where the rule table holds
+    /// its own win/draw/loss, [`Encoding::WdlDistance`]).
+    pub fn rule_block(&self, b: usize, game: &[Cell]) -> Result<Vec<Cell>, StorageError> {
+        let mut out = vec![];
+        let mut zd = zstd::bulk::Decompressor::default();
+        self.block_with(&mut zd, b, false, Some(game), &mut out)?;
         Ok(out)
     }
 
@@ -702,12 +795,14 @@ impl Table {
         }
     }
 
-    /// [`Table::block`] with a caller's decompressor and buffer (reused).
+    /// [`Table::block`] with a caller's decompressor and buffer (reused);
+    /// `game`: the game's cells of the block, for [`Encoding::Distance`].
     fn block_with(
         &self,
         zd: &mut zstd::bulk::Decompressor<'_>,
         b: usize,
         outcomes_only: bool,
+        game: Option<&[Cell]>,
         out: &mut Vec<Cell>,
     ) -> Result<(), StorageError> {
         let fault = |f: String| corrupt(&self.path, format!("block {b} {f}"));
@@ -738,6 +833,46 @@ impl Table {
                         Cell::from_value(plies_value(self.exception(first + j as u64)?))
                     }
                     c => decode_code(c).map_or(Cell::UNUSED, Cell::from_value),
+                });
+            }
+            return Ok(());
+        }
+        if self.header.encoding == Encoding::Distance {
+            let game = game.ok_or_else(|| {
+                fault("is of a rule table: it decodes with the game's table".into())
+            })?;
+            if game.len() != want {
+                return Err(fault(format!(
+                    "has {want} entries, the game's table {}",
+                    game.len()
+                )));
+            }
+            let decided = game.iter().filter(|g| g.wdl_code() >= 2).count();
+            let distances = if decided == 0 {
+                if !data.is_empty() {
+                    return Err(fault("has bytes past its streams".into()));
+                }
+                vec![]
+            } else {
+                unpack(data, decided, "distance stream")?
+            };
+            let mut next = distances.iter();
+            for (j, g) in game.iter().enumerate() {
+                let d = if g.wdl_code() >= 2 { next.next() } else { None };
+                out.push(match (g.wdl_code(), d) {
+                    (0, _) => Cell::UNUSED,
+                    (1, _) => Cell::DRAW,
+                    (_, Some(&RULE_DRAW)) => Cell::DRAW,
+                    (_, Some(&d)) if u16::from(d) > crate::rules::MAX_MOVE_LIMIT => {
+                        return Err(fault(format!(
+                            "entry {} has a distance beyond {}",
+                            first + j as u64,
+                            crate::rules::MAX_MOVE_LIMIT
+                        )));
+                    }
+                    (2, Some(&d)) => Cell::from_value(Value::Win(d.into())),
+                    (_, Some(&d)) => Cell::from_value(Value::Loss(d.into())),
+                    (_, None) => unreachable!("one distance per decided entry"),
                 });
             }
             return Ok(());
@@ -811,7 +946,7 @@ impl Table {
         &self,
         f: impl Fn(&[Cell]) -> T + Sync,
     ) -> Result<Vec<T>, StorageError> {
-        self.map_decoded(false, f)
+        self.map_decoded(false, None, f)
     }
 
     /// [`Table::map_blocks`] for win, draw or loss only: format 2 skips the plies
@@ -820,24 +955,41 @@ impl Table {
         &self,
         f: impl Fn(&[Cell]) -> T + Sync,
     ) -> Result<Vec<T>, StorageError> {
-        self.map_decoded(true, f)
+        self.map_decoded(true, None, f)
     }
 
     fn map_decoded<T: Send>(
         &self,
         outcomes_only: bool,
+        game: Option<&[Cell]>,
         f: impl Fn(&[Cell]) -> T + Sync,
     ) -> Result<Vec<T>, StorageError> {
+        let be = self.header.block_entries as usize;
+        if game.is_some_and(|g| g.len() as u64 != self.header.entries) {
+            return Err(corrupt(
+                &self.path,
+                "has another number of entries than the game's table",
+            ));
+        }
         (0..self.header.blocks as usize)
             .into_par_iter()
             .map_init(
                 || (zstd::bulk::Decompressor::default(), Vec::new()),
                 |(zd, cells), b| {
-                    self.block_with(zd, b, outcomes_only, cells)?;
+                    let g = game.map(|g| &g[b * be..((b + 1) * be).min(g.len())]);
+                    self.block_with(zd, b, outcomes_only, g, cells)?;
                     Ok(f(cells))
                 },
             )
             .collect()
+    }
+
+    /// Decodes the whole table of the no-removal rule (checking every block),
+    /// along the game's table `game` of its subspace.
+    pub fn read_rule(&self, game: &[Cell]) -> Result<Vec<Cell>, StorageError> {
+        Ok(self
+            .map_decoded(false, Some(game), |cells| cells.to_vec())?
+            .concat())
     }
 
     /// Decodes the whole table into cells (checking every block).

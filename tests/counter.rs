@@ -188,39 +188,64 @@ fn distance_tables_round_trip_through_files() {
         move_limit: None,
     };
     let rules = Rules::default();
-    let (_, distances) = millbase::generate::solve_in_memory(&ix, rules, limits, 20).unwrap();
+    let (game, distances) = millbase::generate::solve_in_memory(&ix, rules, limits, 20).unwrap();
     let dir = tempfile::tempdir().unwrap();
     for (sub, cells) in &distances {
         let path = dir.path().join(millbase::db::file_name(*sub));
         let counts = millbase::solver::count_values(&ix, *sub, cells);
-        storage::write_table(&path, rules, *sub, cells, counts, Encoding::WdlDistance).unwrap();
+        storage::write_rule_table(&path, rules, *sub, cells, &game[sub], counts).unwrap();
         let t = Table::open(&path, rules, *sub).unwrap();
-        assert_eq!(t.header.encoding, Encoding::WdlDistance);
-        t.check().unwrap();
-        assert!(t.read_all().unwrap() == *cells, "{sub}");
+        assert_eq!(t.header.encoding, Encoding::Distance);
+        assert!(t.read_rule(&game[sub]).unwrap() == *cells, "{sub}");
+        // it decodes along the game's table only
+        assert!(t.read_all().is_err());
+        // and the old layout, with its own win/draw/loss, reads the same
+        let old = dir.path().join("old.mdb");
+        storage::write_table(&old, rules, *sub, cells, counts, Encoding::WdlDistance).unwrap();
+        let t = Table::open(&old, rules, *sub).unwrap();
+        assert!(t.read_rule(&game[sub]).unwrap() == *cells, "{sub}");
     }
     // a loser whose every move removes a stone, each into a position the
     // opponent wins, converts at once (a loss at distance 1, a win at 2
     // before it): distances of any parity round-trip, up to the largest limit
     let sub = Subspace::movement(3, 3);
     let mut cells = distances[&sub].clone();
-    let odd_and_even = [
-        Value::Win(2),
-        Value::Loss(1),
-        Value::Win(millbase::rules::MAX_MOVE_LIMIT),
-        Value::Loss(millbase::rules::MAX_MOVE_LIMIT - 1),
-    ];
-    let decided: Vec<usize> = (0..cells.len())
-        .filter(|&i| matches!(cells[i].value(), Some(Value::Win(_) | Value::Loss(_))))
-        .take(odd_and_even.len())
-        .collect();
-    for (&i, &v) in decided.iter().zip(&odd_and_even) {
+    let max = millbase::rules::MAX_MOVE_LIMIT;
+    let (wins, losses) = (
+        [Value::Win(2), Value::Win(max)],
+        [Value::Loss(1), Value::Loss(max - 1)],
+    );
+    let of_kind = |win: bool| {
+        let cells = &cells;
+        (0..cells.len())
+            .filter(move |&i| match cells[i].value() {
+                Some(Value::Win(_)) => win,
+                Some(Value::Loss(_)) => !win,
+                _ => false,
+            })
+            .take(2)
+            .collect::<Vec<usize>>()
+    };
+    let (won, lost) = (of_kind(true), of_kind(false));
+    assert_eq!((won.len(), lost.len()), (2, 2));
+    for (i, v) in won
+        .into_iter()
+        .zip(wins)
+        .chain(lost.into_iter().zip(losses))
+    {
         cells[i] = millbase::value::Cell::from_value(v);
     }
     let path = dir.path().join("synthetic.mdb");
     let counts = millbase::solver::count_values(&ix, sub, &cells);
-    storage::write_table(&path, rules, sub, &cells, counts, Encoding::WdlDistance).unwrap();
-    assert!(Table::open(&path, rules, sub).unwrap().read_all().unwrap() == cells);
+    storage::write_rule_table(&path, rules, sub, &cells, &game[&sub], counts).unwrap();
+    let t = Table::open(&path, rules, sub).unwrap();
+    assert!(t.read_rule(&game[&sub]).unwrap() == cells);
+    // a rule's win where the game loses is refused
+    let lost = (0..cells.len())
+        .find(|&i| matches!(game[&sub][i].value(), Some(Value::Loss(_))))
+        .unwrap();
+    cells[lost] = millbase::value::Cell::from_value(Value::Win(3));
+    assert!(storage::write_rule_table(&path, rules, sub, &cells, &game[&sub], counts).is_err());
     // every single-byte change of a distance file is found
     let sub = Subspace::movement(3, 3);
     let path = dir.path().join(millbase::db::file_name(sub));
@@ -230,10 +255,7 @@ fn distance_tables_round_trip_through_files() {
         let mut b = bytes.clone();
         b[i] ^= 0x21;
         std::fs::write(&scratch, &b).unwrap();
-        let r = Table::open(&scratch, rules, sub).and_then(|t| {
-            t.check()?;
-            t.read_all()
-        });
+        let r = Table::open(&scratch, rules, sub).and_then(|t| t.read_rule(&game[&sub]));
         assert!(r.is_err(), "a change at byte {i} went unnoticed");
     }
 }
@@ -258,7 +280,7 @@ fn generate_writes_the_distance_tables_and_rebuilds_a_damaged_one() {
     let present = db.present();
     assert_eq!(present.len(), want.len());
     for &sub in &present {
-        let cells = db.open_rule_table(20, sub).unwrap().read_all().unwrap();
+        let cells = db.read_rule_table(20, sub).unwrap();
         assert!(cells == want[&sub], "{sub}");
     }
     // a damaged rule table is built again, to the same bytes
@@ -273,6 +295,24 @@ fn generate_writes_the_distance_tables_and_rebuilds_a_damaged_one() {
     assert_eq!(rebuilt.len(), 1);
     assert_eq!(rebuilt[0].move_limit, Some(20));
     assert_eq!(std::fs::read(&path).unwrap(), good);
+    // a table in the first layout (its own win/draw/loss) is read the same,
+    // kept by generate, and rewritten by upgrade
+    let sub = present[1];
+    let path = db.rule_dir(20).join(millbase::db::file_name(sub));
+    let new_layout = std::fs::read(&path).unwrap();
+    let counts = db.open_rule_table(20, sub).unwrap().header.counts;
+    let enc = millbase::storage::Encoding::WdlDistance;
+    millbase::storage::write_table(&path, rules, sub, &want[&sub], counts, enc).unwrap();
+    assert!(db.read_rule_table(20, sub).unwrap() == want[&sub]);
+    let reports = generate(dir.path(), rules, limits, &ix, &Silent).unwrap();
+    assert!(reports.iter().all(|r| r.skipped));
+    let upgraded = millbase::generate::upgrade(dir.path(), &mut |_| {}).unwrap();
+    assert_eq!(upgraded.len(), 1);
+    assert_eq!(
+        (upgraded[0].subspace, upgraded[0].move_limit),
+        (sub, Some(20))
+    );
+    assert_eq!(std::fs::read(&path).unwrap(), new_layout);
 }
 
 /// The outcome of a game under the no-removal rule as the naive rules judge

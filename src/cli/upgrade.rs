@@ -1,4 +1,4 @@
-//! `millbase upgrade`: rewrite format-1 files in the current format.
+//! `millbase upgrade`: rewrite files of an older layout in the current one.
 
 use super::{DbArgs, Failure, ThreadArgs};
 use clap::Args;
@@ -21,8 +21,9 @@ pub fn run(a: UpgradeArgs, out: &mut impl Write) -> Result<(), Failure> {
         new += u.new_bytes;
         let _ = writeln!(
             std::io::stderr(),
-            "{:>5}: {} -> {} bytes",
+            "{:>5}{}: {} -> {} bytes",
             u.subspace.to_string(),
+            u.move_limit.map_or(String::new(), |l| format!(" rule {l}")),
             u.old_bytes,
             u.new_bytes
         );
