@@ -69,6 +69,7 @@ pub mod query;
 pub mod records;
 pub mod report;
 pub mod rules;
+pub mod sample;
 pub mod server;
 pub mod solver;
 pub mod storage;

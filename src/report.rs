@@ -258,3 +258,37 @@ impl OpeningResult {
         }
     }
 }
+
+/// `solve-opening --compare`: the placement tables against the search on
+/// random positions of random games.
+#[derive(Clone, Debug, Serialize)]
+pub struct Comparison {
+    /// The position the random games start from.
+    pub start: String,
+    /// The seed of the random games.
+    pub seed: u64,
+    /// Positions compared.
+    pub positions: usize,
+    /// Whether the plies were compared too (else win, draw or loss only).
+    pub exact: bool,
+    /// The positions where the two disagree.
+    pub disagreements: Vec<Disagreement>,
+    /// Wall-clock seconds of the table reads, to milliseconds.
+    pub table_seconds: f64,
+    /// Wall-clock seconds of the searches, to milliseconds.
+    pub search_seconds: f64,
+    /// Positions searched in all.
+    pub nodes: u64,
+}
+
+/// A position where the tables and the search disagree.
+#[derive(Clone, Debug, Serialize)]
+pub struct Disagreement {
+    /// The position.
+    pub position: String,
+    /// The tables' value: `win in 31`, `draw`, `loss in 12` (or `win`, `loss`
+    /// when not exact).
+    pub table: String,
+    /// The search's value.
+    pub search: String,
+}

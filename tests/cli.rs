@@ -8,7 +8,7 @@ use brute::{Brute, Minimax, Placement, all_sets, movement};
 use common::run;
 use millbase::Rules;
 use millbase::position::Position;
-use millbase::value::Value;
+use millbase::value::{Cell, Value};
 use naive::Naive;
 use std::process::Output;
 
@@ -516,4 +516,84 @@ fn without_rule_tables_a_later_run_adds_them() {
             .code(),
         Some(2)
     );
+}
+
+#[test]
+fn compare_finds_tables_and_search_agree_and_catches_a_wrong_table() {
+    use millbase::db::{DbDir, encoding_for, file_name};
+    use millbase::storage::write_table;
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().to_str().unwrap();
+    let o = run(&[
+        "generate",
+        "--db",
+        db,
+        "--max-stones",
+        "4",
+        "--no-rule-tables",
+        "--no-flying",
+        "--quiet",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    // without flying, most random 4-stone placement positions are decided
+    let start = "........................ w 4 4";
+    let compare = |extra: &[&str]| {
+        let mut a = vec!["solve-opening", "--db", db, "--position", start, "--json"];
+        a.extend_from_slice(&["--compare", "60", "--seed", "5"]);
+        a.extend_from_slice(extra);
+        let o = run(&a);
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        (o.status.code(), v)
+    };
+    let (status, v) = compare(&["--exact"]);
+    assert_eq!(status, Some(0), "{v}");
+    assert_eq!(v["positions"], 60);
+    assert_eq!(v["disagreements"].as_array().unwrap().len(), 0);
+    // swap the wins and losses of the placement sectors' files: the search,
+    // which reads the movement tables only, disagrees
+    let dbdir = DbDir::open(dir.path()).unwrap();
+    for sub in dbdir.present() {
+        if sub.is_movement() {
+            continue;
+        }
+        let t = dbdir.open_table(sub).unwrap();
+        let swapped: Vec<Cell> = t
+            .read_all()
+            .unwrap()
+            .into_iter()
+            .map(|c| match c.value() {
+                Some(Value::Win(n)) => Cell::from_value(Value::Loss(n + 1)),
+                Some(Value::Loss(n)) => Cell::from_value(Value::Win(n + 1)),
+                _ => c,
+            })
+            .collect();
+        let path = dir.path().join(file_name(sub));
+        let counts = t.header.counts;
+        drop(t);
+        write_table(
+            &path,
+            Rules { flying: false },
+            sub,
+            &swapped,
+            counts,
+            encoding_for(sub),
+        )
+        .unwrap();
+    }
+    let (status, v) = compare(&[]);
+    assert_eq!(status, Some(1), "{v}");
+    assert!(v["disagreements"].as_array().unwrap().len() > 30, "{v}");
+    let o = run(&[
+        "solve-opening",
+        "--db",
+        db,
+        "--position",
+        start,
+        "--compare",
+        "1",
+        "--min-ply",
+        "8",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("take K below 8"));
 }

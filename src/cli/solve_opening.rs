@@ -7,8 +7,11 @@ use clap::Args;
 use millbase::answer::Source;
 use millbase::index::Subspace;
 use millbase::opening::{OpeningSearch, Precision};
+use millbase::position::Position;
 use millbase::query::{Database, QueryError};
-use millbase::report::OpeningResult;
+use millbase::report::{Comparison, Disagreement, OpeningResult};
+use millbase::sample::random_placement_positions;
+use millbase::value::Value;
 use std::io::Write;
 use std::time::Instant;
 
@@ -28,10 +31,25 @@ pub struct SolveOpeningArgs {
     /// (minutes and several GB for the initial position).
     #[arg(long)]
     search: bool,
-    /// With --search: also find the exact plies to the end (slower).
+    /// With --search or --compare: also find (and compare) the exact plies to
+    /// the end (slower).
     #[arg(long)]
     exact: bool,
-    /// Print {"position", "value", "plies", "source", "nodes", "seconds"}.
+    /// Compare the tables with the search on N random positions, each taken
+    /// after a random number of placements from a random game from
+    /// --position; exits with status 1 if any disagrees.
+    #[arg(long, value_name = "N", conflicts_with = "search")]
+    compare: Option<usize>,
+    /// With --compare: the seed of the random games.
+    #[arg(long, value_name = "S", default_value_t = 1, requires = "compare")]
+    seed: u64,
+    /// With --compare: take positions after at least K placements (early
+    /// positions take the search longest).
+    #[arg(long, value_name = "K", default_value_t = 0, requires = "compare")]
+    min_ply: u32,
+    /// Print {"position", "value", "plies", "source", "nodes", "seconds"}
+    /// (with --compare: {"start", "seed", "positions", "exact",
+    /// "disagreements", "table_seconds", "search_seconds", "nodes"}).
     #[arg(long)]
     json: bool,
     /// No progress display on stderr.
@@ -47,6 +65,9 @@ pub fn run(a: SolveOpeningArgs, out: &mut impl Write) -> Result<(), Failure> {
     } else {
         Precision::WinDrawLoss
     };
+    if let Some(n) = a.compare {
+        return compare(&a, &database, &pos, n, precision, out);
+    }
     let start = Instant::now();
     let from_tables = if a.search {
         None
@@ -96,4 +117,101 @@ pub fn run(a: SolveOpeningArgs, out: &mut impl Write) -> Result<(), Failure> {
         database.rules().name(),
     )?;
     Ok(())
+}
+
+/// `--compare N`: the tables against the search on `n` random positions.
+fn compare(
+    a: &SolveOpeningArgs,
+    database: &Database,
+    start: &Position,
+    n: usize,
+    precision: Precision,
+    out: &mut impl Write,
+) -> Result<(), Failure> {
+    let rules = database.rules();
+    let positions =
+        random_placement_positions(start, rules, n, a.min_ply, a.seed).ok_or_else(|| {
+            let placements = u32::from(start.mover_hand) + u32::from(start.opponent_hand);
+            Failure::input(format!(
+                "--min-ply {}: {start} has {placements} placements to play; take K below \
+                 {placements}",
+                a.min_ply
+            ))
+        })?;
+    let shown = |v: Value| match precision {
+        Precision::ExactPlies => v.to_string(),
+        Precision::WinDrawLoss => v.name().to_string(),
+    };
+    let mut search = OpeningSearch::new(database, precision);
+    let (mut table_seconds, mut search_seconds) = (0.0, 0.0);
+    let mut disagreements = vec![];
+    for (k, pos) in positions.iter().enumerate() {
+        let t = Instant::now();
+        let table = match database.probe(pos) {
+            Err(QueryError::PlacementPhase(_)) => {
+                return Err(Failure::fault(format!(
+                    "{pos}: {} lacks the placement sector {}: --compare needs the \
+                     placement tables; build them with `millbase generate --db {}`",
+                    database.path().display(),
+                    Subspace::of(pos),
+                    database.path().display()
+                )));
+            }
+            v => v?,
+        };
+        table_seconds += t.elapsed().as_secs_f64();
+        let t = Instant::now();
+        let found = with_spinner(a.quiet, &search.progress(), || search.value(pos))?;
+        search_seconds += t.elapsed().as_secs_f64();
+        let (table, found) = (shown(table), shown(found));
+        if !a.json {
+            let verdict = if table == found { "agree" } else { "DISAGREE" };
+            writeln!(
+                out,
+                "{:>5} {pos}: tables {table}, search {found}: {verdict}",
+                k + 1
+            )?;
+        }
+        if table != found {
+            disagreements.push(Disagreement {
+                position: pos.to_string(),
+                table,
+                search: found,
+            });
+        }
+    }
+    let ms = |s: f64| (s * 1000.0).round() / 1000.0;
+    let report = Comparison {
+        start: start.to_string(),
+        seed: a.seed,
+        positions: positions.len(),
+        exact: precision == Precision::ExactPlies,
+        disagreements,
+        table_seconds: ms(table_seconds),
+        search_seconds: ms(search_seconds),
+        nodes: search.nodes(),
+    };
+    if a.json {
+        write_json(out, &report)?;
+    } else {
+        writeln!(
+            out,
+            "{} positions from random games from {start} (seed {}), {} rules: {} disagree; \
+             tables {:.3} s, search {:.3} s ({} nodes)",
+            report.positions,
+            report.seed,
+            rules.name(),
+            report.disagreements.len(),
+            report.table_seconds,
+            report.search_seconds,
+            report.nodes
+        )?;
+    }
+    match report.disagreements.len() {
+        0 => Ok(()),
+        d => Err(Failure::fault(format!(
+            "the tables and the search disagree on {d} of {} positions",
+            report.positions
+        ))),
+    }
 }
