@@ -269,6 +269,8 @@ pub struct Comparison {
     pub seed: u64,
     /// Positions compared.
     pub positions: usize,
+    /// Moves from them compared.
+    pub moves: usize,
     /// Whether the plies were compared too (else win, draw or loss only).
     pub exact: bool,
     /// The positions where the two disagree.
@@ -291,4 +293,6 @@ pub struct Disagreement {
     pub table: String,
     /// The search's value.
     pub search: String,
+    /// Its moves whose values differ (or that one side lacks).
+    pub moves_differing: usize,
 }

@@ -548,6 +548,7 @@ fn compare_finds_tables_and_search_agree_and_catches_a_wrong_table() {
     let (status, v) = compare(&["--exact"]);
     assert_eq!(status, Some(0), "{v}");
     assert_eq!(v["positions"], 60);
+    assert!(v["moves"].as_u64().unwrap() > 600, "{v}");
     assert_eq!(v["disagreements"].as_array().unwrap().len(), 0);
     // swap the wins and losses of the placement sectors' files: the search,
     // which reads the movement tables only, disagrees

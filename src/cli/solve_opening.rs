@@ -37,7 +37,8 @@ pub struct SolveOpeningArgs {
     exact: bool,
     /// Compare the tables with the search on N random positions, each taken
     /// after a random number of placements from a random game from
-    /// --position; exits with status 1 if any disagrees.
+    /// --position: the value of each position and of every move from it;
+    /// exits with status 1 if any disagrees.
     #[arg(long, value_name = "N", conflicts_with = "search")]
     compare: Option<usize>,
     /// With --compare: the seed of the random games.
@@ -48,7 +49,7 @@ pub struct SolveOpeningArgs {
     #[arg(long, value_name = "K", default_value_t = 0, requires = "compare")]
     min_ply: u32,
     /// Print {"position", "value", "plies", "source", "nodes", "seconds"}
-    /// (with --compare: {"start", "seed", "positions", "exact",
+    /// (with --compare: {"start", "seed", "positions", "moves", "exact",
     /// "disagreements", "table_seconds", "search_seconds", "nodes"}).
     #[arg(long)]
     json: bool,
@@ -144,10 +145,10 @@ fn compare(
     };
     let mut search = OpeningSearch::new(database, precision);
     let (mut table_seconds, mut search_seconds) = (0.0, 0.0);
-    let mut disagreements = vec![];
+    let (mut disagreements, mut moves) = (vec![], 0);
     for (k, pos) in positions.iter().enumerate() {
         let t = Instant::now();
-        let table = match database.probe(pos) {
+        let tables = match database.answer_from_tables(pos) {
             Err(QueryError::PlacementPhase(_)) => {
                 return Err(Failure::fault(format!(
                     "{pos}: {} lacks the placement sector {}: --compare needs the \
@@ -157,26 +158,39 @@ fn compare(
                     database.path().display()
                 )));
             }
-            v => v?,
+            a => a?,
         };
         table_seconds += t.elapsed().as_secs_f64();
         let t = Instant::now();
-        let found = with_spinner(a.quiet, &search.progress(), || search.value(pos))?;
+        let searched = with_spinner(a.quiet, &search.progress(), || search.answer(pos))?;
         search_seconds += t.elapsed().as_secs_f64();
-        let (table, found) = (shown(table), shown(found));
+        // every move's value too: each table move has its twin in the search
+        let moves_differing = tables.moves.len().abs_diff(searched.moves.len())
+            + (tables.moves.iter())
+                .filter(|m| {
+                    !(searched.moves.iter())
+                        .any(|s| s.mv == m.mv && shown(s.value) == shown(m.value))
+                })
+                .count();
+        moves += tables.moves.len();
+        let (table, found) = (shown(tables.value), shown(searched.value));
+        let agree = table == found && moves_differing == 0;
         if !a.json {
-            let verdict = if table == found { "agree" } else { "DISAGREE" };
+            let verdict = if agree { "agree" } else { "DISAGREE" };
             writeln!(
                 out,
-                "{:>5} {pos}: tables {table}, search {found}: {verdict}",
-                k + 1
+                "{:>5} {pos}: tables {table}, search {found}, {} moves ({moves_differing} \
+                 differ): {verdict}",
+                k + 1,
+                tables.moves.len()
             )?;
         }
-        if table != found {
+        if !agree {
             disagreements.push(Disagreement {
                 position: pos.to_string(),
                 table,
                 search: found,
+                moves_differing,
             });
         }
     }
@@ -185,6 +199,7 @@ fn compare(
         start: start.to_string(),
         seed: a.seed,
         positions: positions.len(),
+        moves,
         exact: precision == Precision::ExactPlies,
         disagreements,
         table_seconds: ms(table_seconds),
@@ -196,9 +211,10 @@ fn compare(
     } else {
         writeln!(
             out,
-            "{} positions from random games from {start} (seed {}), {} rules: {} disagree; \
-             tables {:.3} s, search {:.3} s ({} nodes)",
+            "{} positions ({} moves) from random games from {start} (seed {}), {} rules: {} \
+             disagree; tables {:.3} s, search {:.3} s ({} nodes)",
             report.positions,
+            report.moves,
             report.seed,
             rules.name(),
             report.disagreements.len(),
