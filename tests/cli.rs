@@ -82,13 +82,19 @@ fn keys(v: &serde_json::Value) -> Vec<String> {
     k
 }
 
-/// A database of the 3-against-3 game.
-fn three_stone_db() -> tempfile::TempDir {
+/// A database made by `generate --quiet` with `args` in a new directory.
+fn generated(args: &[&str]) -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().to_str().unwrap();
-    let o = run(&["generate", "--db", db, "--max-stones", "3", "--quiet"]);
+    let mut a = vec!["generate", "--db", dir.path().to_str().unwrap(), "--quiet"];
+    a.extend_from_slice(args);
+    let o = run(&a);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     dir
+}
+
+/// A database of the 3-against-3 game.
+fn three_stone_db() -> tempfile::TempDir {
+    generated(&["--max-stones", "3"])
 }
 
 /// A database of the 3-against-3 game and the brute-force values of 3-3
@@ -445,18 +451,8 @@ fn checksums_are_sha256_of_the_files_and_catch_a_change() {
 
 #[test]
 fn resuming_keeps_the_directorys_variant_and_moves_read_it() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = generated(&["--max-stones", "3", "--no-flying"]);
     let db = dir.path().to_str().unwrap();
-    let o = run(&[
-        "generate",
-        "--db",
-        db,
-        "--max-stones",
-        "3",
-        "--no-flying",
-        "--quiet",
-    ]);
-    assert!(o.status.success());
     // no flag: the directory's no-flying variant, the new subspaces added to it
     let o = run(&["generate", "--db", db, "--max-stones", "4", "--quiet"]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
@@ -522,19 +518,8 @@ fn without_rule_tables_a_later_run_adds_them() {
 fn compare_finds_tables_and_search_agree_and_catches_a_wrong_table() {
     use millbase::db::{DbDir, encoding_for, file_name};
     use millbase::storage::write_table;
-    let dir = tempfile::tempdir().unwrap();
+    let dir = generated(&["--max-stones", "4", "--no-rule-tables", "--no-flying"]);
     let db = dir.path().to_str().unwrap();
-    let o = run(&[
-        "generate",
-        "--db",
-        db,
-        "--max-stones",
-        "4",
-        "--no-rule-tables",
-        "--no-flying",
-        "--quiet",
-    ]);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     // without flying, most random 4-stone placement positions are decided
     let start = "........................ w 4 4";
     let compare = |extra: &[&str]| {
