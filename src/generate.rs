@@ -339,10 +339,10 @@ impl Work<'_> {
                 let solved = solve_unit(ix, self.rules, rep, layer, self.observer)?;
                 let took = Took::since(start);
                 for s in solved {
-                    let seed = game
+                    let game_table = game
                         .table(s.subspace)
-                        .ok_or(SolveError::MissingTable(s.subspace));
-                    self.written(&s, Some((limit, seed?)), took)?;
+                        .ok_or(SolveError::MissingTable(s.subspace))?;
+                    self.written(&s, Some((limit, game_table)), took)?;
                 }
             }
             (None, None) => {}
