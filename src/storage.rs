@@ -428,7 +428,8 @@ fn encode_block(
             zc.compress(&codes)?
         }
         Encoding::Distance => {
-            let game = game.filter(|g| g.len() == cells.len()).ok_or_else(|| {
+            // write_encoded checked that the game's table has the same size
+            let game = game.ok_or_else(|| {
                 std::io::Error::other("a rule table is written with the game's table")
             })?;
             let mut distances = vec![];
