@@ -1,8 +1,9 @@
 //! Query speed against a generated database (positions with at most 9 stones in
 //! all, on board and in hand, built once into target/bench-db-v2): warm single
 //! probes and full move lists in a subspace whose file stores plies (5-4), one
-//! whose file does not (4-5: plies by one ply of search) and two placement
-//! sectors (4-4/1-0, whose moves lead into the movement phase, and 2-2/3-2); the
+//! whose file does not (4-5: plies by one ply of search) and three placement
+//! sectors (4-4/1-0, whose moves lead into the movement phase, 2-2/3-2, and
+//! 3-3/1-1 with White to move, whose file stores no plies); the
 //! search of the reduced placement game `w 4 4`; and `millbase query` as a new
 //! process. With `MILLBASE_BENCH_DB=DIR` (a complete database) also probes and
 //! move lists in 9-8, 8-9 and the largest placement sectors.
@@ -111,6 +112,7 @@ fn query(c: &mut Criterion) {
         Subspace::movement(4, 5),
         sector(4, 4, 1, 0),
         sector(2, 2, 3, 2),
+        sector(3, 3, 1, 1),
     ] {
         probes_and_moves(c, &db, sub);
     }

@@ -2,6 +2,7 @@
 //! the one computation behind `verify`, the plies of files that store none
 //! (the solver's removal tables, `verify`, and the probe's one-ply search).
 
+use crate::counter;
 use crate::index::{Index, Indexer, Subspace};
 use crate::moves::{self, Move};
 use crate::position::Position;
@@ -19,11 +20,43 @@ pub fn value_from_children<E>(
     buf: &mut Vec<Move>,
     mut eval: impl FnMut(&Position) -> Result<Value, E>,
 ) -> Result<Option<Value>, E> {
+    from_moves(pos, rules, buf, |child, _| eval(child))
+}
+
+/// The distance-table value under the no-removal rule with move limit `limit`
+/// ([`crate::counter`]) of `pos`, from the distance-table values `eval` gives
+/// each of its children: after a removing move the counter starts again, so
+/// that child counts as a win, loss or draw at 0 plies; a distance beyond the
+/// limit is none (a draw). `None` when the plies overflow.
+pub fn distance_from_children<E>(
+    pos: &Position,
+    rules: Rules,
+    limit: u16,
+    buf: &mut Vec<Move>,
+    mut eval: impl FnMut(&Position) -> Result<Value, E>,
+) -> Result<Option<Value>, E> {
+    let v = from_moves(pos, rules, buf, |child, mv| {
+        let v = eval(child)?;
+        Ok(match mv.remove {
+            Some(_) => counter::after_removal(v),
+            None => v,
+        })
+    })?;
+    Ok(v.map(|v| counter::cut(v, limit)))
+}
+
+/// [`Value::from_children`] of the values `eval` gives each move's child.
+fn from_moves<E>(
+    pos: &Position,
+    rules: Rules,
+    buf: &mut Vec<Move>,
+    mut eval: impl FnMut(&Position, Move) -> Result<Value, E>,
+) -> Result<Option<Value>, E> {
     buf.clear();
     moves::generate(pos, rules, buf);
     let children = buf
         .iter()
-        .map(|&mv| eval(&moves::apply(pos, mv)))
+        .map(|&mv| eval(&moves::apply(pos, mv), mv))
         .collect::<Result<Vec<Value>, E>>()?;
     Ok(Value::from_children(children))
 }
@@ -63,6 +96,51 @@ pub fn derive_plies(
                 let (m, o, _) = ix.slot(sub, i);
                 let v = value_from_known(ix, rules, known, &sub.position(m, o), buf)?;
                 if !c.agrees_with(v) {
+                    return Err(SolveError::Inconsistent(sub, i));
+                }
+                *c = Cell::from_value(v);
+            }
+            Ok(())
+        },
+    )?;
+    Ok(cells)
+}
+
+/// The complete table of the no-removal rule with move limit `limit` of `sub`,
+/// whose file stores counts only: every entry the game's table `game`
+/// decides gets its distance from its children's rule tables in `known`
+/// ([`distance_from_children`]; their files store distances); the game's
+/// draws are the rule's. Fails where the rule would win what the game does
+/// not.
+pub fn derive_distances(
+    ix: &Indexer,
+    rules: Rules,
+    sub: Subspace,
+    game: &[Cell],
+    limit: u16,
+    known: &Known,
+) -> Result<Vec<Cell>, SolveError> {
+    let block = Indexer::block_size(sub) as usize;
+    let mut cells = game.to_vec();
+    cells.par_chunks_mut(block).enumerate().try_for_each_init(
+        Vec::new,
+        |buf, (orbit, chunk)| {
+            for (j, c) in chunk.iter_mut().enumerate() {
+                let code = c.wdl_code();
+                if code < 2 {
+                    continue;
+                }
+                let i = (orbit * block + j) as Index;
+                let (m, o, _) = ix.slot(sub, i);
+                let pos = sub.position(m, o);
+                let v = distance_from_children(&pos, rules, limit, buf, |child| {
+                    known.value(ix, child)
+                })?
+                .ok_or(SolveError::PliesOverflow(sub))?;
+                if !matches!(
+                    (v, code),
+                    (Value::Draw, _) | (Value::Win(_), 2) | (Value::Loss(_), 3)
+                ) {
                     return Err(SolveError::Inconsistent(sub, i));
                 }
                 *c = Cell::from_value(v);

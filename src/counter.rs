@@ -21,6 +21,26 @@
 
 use crate::value::Value;
 
+/// The value, as a distance under the rule, of a removing move's child whose
+/// distance-table value is `v`: the counter starts again at 0 there, so the
+/// conversion ends the distance (a win, loss or draw at 0 plies).
+pub fn after_removal(v: Value) -> Value {
+    match v {
+        Value::Win(_) => Value::Win(0),
+        Value::Loss(_) => Value::Loss(0),
+        Value::Draw => Value::Draw,
+    }
+}
+
+/// `v` as a distance-table value under `limit`: a distance beyond the limit
+/// is none (a draw).
+pub fn cut(v: Value, limit: u16) -> Value {
+    match v {
+        Value::Win(d) | Value::Loss(d) if d > limit => Value::Draw,
+        _ => v,
+    }
+}
+
 /// A position's outcome under the rule at a given counter, best first for the
 /// side to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]

@@ -9,7 +9,7 @@
 //! DIR/no-removal-L/M-O-MH-OH.mdb  the tables of the no-removal rule, limit L
 //! ```
 
-use crate::children::derive_plies;
+use crate::children::{derive_distances, derive_plies};
 use crate::index::{Indexer, Subspace};
 use crate::plan::{Limits, all_sectors};
 use crate::rules::Rules;
@@ -50,19 +50,41 @@ pub fn file_name(sub: Subspace) -> String {
     )
 }
 
-/// The encoding of `sub`'s database file: plies are stored where the side to
-/// move has at least as many stones on the board as the other. Every move from a
-/// position without stored plies (`m < o` stones) leads to `o-m` or, removing,
-/// to `(o-1)-m` with `o - 1 >= m`: a subspace with stored plies, so one ply of
-/// search always recovers the plies. This halves the plies stored; the
-/// win/draw/loss stream is kept everywhere. Placement sectors store plies
-/// everywhere (a placement that closes a mill can lead from `m < o` to
-/// `m < o` again).
+/// The encoding of `sub`'s database file: plies are stored in the movement
+/// subspaces where the side to move has at least as many stones on the board
+/// as the other, and in the placement sectors with Black to move; the others
+/// store win, draw or loss only. Every move from a movement position with
+/// `m < o` stones leads to `o-m` or, removing, to `(o-1)-m` with `o - 1 >= m`;
+/// every move from a placement position with White to move (both hands equal)
+/// leads to a sector with Black to move. Both store plies, so one ply of search
+/// always recovers the plies. This halves the plies stored; the win/draw/loss
+/// stream is kept everywhere.
 pub fn encoding_for(sub: Subspace) -> Encoding {
-    if sub.mover >= sub.opponent || !sub.is_movement() {
+    if stores_plies(sub) {
         Encoding::WdlPlies
     } else {
         Encoding::WdlOnly
+    }
+}
+
+/// The encoding of `sub`'s table of the no-removal rule: distances where the
+/// game's file stores plies, counts only elsewhere (the distances then follow
+/// by one ply, as the plies do).
+pub fn rule_encoding_for(sub: Subspace) -> Encoding {
+    if stores_plies(sub) {
+        Encoding::Distance
+    } else {
+        Encoding::CountsOnly
+    }
+}
+
+/// Whether `sub`'s database file stores plies (see [`encoding_for`]).
+pub fn stores_plies(sub: Subspace) -> bool {
+    if sub.is_movement() {
+        sub.mover >= sub.opponent
+    } else {
+        // Black to move: Black has one stone more in hand than White
+        sub.mover_hand > sub.opponent_hand
     }
 }
 
@@ -275,24 +297,35 @@ impl DbDir {
     }
 
     /// Opens the rule table of `sub` for `move_limit` and checks its header:
-    /// the variant, the subspace and an encoding of rule tables.
+    /// the variant, the subspace and an encoding of rule tables: the one
+    /// [`rule_encoding_for`] gives (a table of the earlier layouts may store
+    /// distances where that encoding stores counts only).
     pub fn open_rule_table(&self, move_limit: u16, sub: Subspace) -> Result<Table, StorageError> {
-        let path = self.rule_dir(move_limit).join(file_name(sub));
-        let t = Table::open(&path, self.rules, sub)?;
+        self.open_rule_file(&self.rule_dir(move_limit).join(file_name(sub)), sub)
+    }
+
+    fn open_rule_file(&self, path: &Path, sub: Subspace) -> Result<Table, StorageError> {
+        let t = Table::open(path, self.rules, sub)?;
+        let want = rule_encoding_for(sub);
         if !matches!(
-            t.header.encoding,
-            Encoding::Distance | Encoding::WdlDistance
+            (t.header.encoding, want),
+            (Encoding::Distance | Encoding::WdlDistance, _)
+                | (Encoding::CountsOnly, Encoding::CountsOnly)
         ) {
             return Err(corrupt(
-                &path,
-                format!("entry encoding {:?}, expected Distance", t.header.encoding),
+                path,
+                format!(
+                    "entry encoding {:?}, expected {want:?} for {sub}",
+                    t.header.encoding
+                ),
             ));
         }
         Ok(t)
     }
 
-    /// Writes the rule table of `sub` for `move_limit` atomically, along the
-    /// game's table `game` of `sub`; returns the bytes written.
+    /// Writes the rule table of `sub` for `move_limit` atomically in the
+    /// encoding [`rule_encoding_for`] gives it, along the game's table `game`
+    /// of `sub`; returns the bytes written.
     pub fn write_rule_table(
         &self,
         move_limit: u16,
@@ -302,9 +335,54 @@ impl DbDir {
         counts: Counts,
     ) -> Result<u64, StorageError> {
         let dir = self.rule_dir(move_limit);
-        std::fs::create_dir_all(&dir).map_err(io_err(&dir))?;
+        let encoding = rule_encoding_for(sub);
+        self.write_rule_file(&dir, sub, (cells, game), counts, encoding)
+    }
+
+    /// The work file of the rule table of `sub` for `move_limit`: its
+    /// distances where its file stores counts only (see [`WORK_DIR`]).
+    pub fn rule_work_path(&self, move_limit: u16, sub: Subspace) -> PathBuf {
+        self.rule_dir(move_limit)
+            .join(WORK_DIR)
+            .join(file_name(sub))
+    }
+
+    /// Writes the work file of the rule table of `sub` (every distance)
+    /// atomically; returns the bytes written.
+    pub fn write_rule_work_table(
+        &self,
+        move_limit: u16,
+        sub: Subspace,
+        cells: &[Cell],
+        game: &[Cell],
+        counts: Counts,
+    ) -> Result<u64, StorageError> {
+        let dir = self.rule_dir(move_limit).join(WORK_DIR);
+        self.write_rule_file(&dir, sub, (cells, game), counts, Encoding::Distance)
+    }
+
+    /// Writes the rule table `cells` of `sub` into `dir` in `encoding`
+    /// ([`Encoding::Distance`] or [`Encoding::CountsOnly`]).
+    fn write_rule_file(
+        &self,
+        dir: &Path,
+        sub: Subspace,
+        (cells, game): (&[Cell], &[Cell]),
+        counts: Counts,
+        encoding: Encoding,
+    ) -> Result<u64, StorageError> {
+        std::fs::create_dir_all(dir).map_err(io_err(dir))?;
         let path = dir.join(file_name(sub));
-        storage::write_rule_table(&path, self.rules, sub, cells, game, counts)
+        if encoding != Encoding::CountsOnly {
+            return storage::write_rule_table(&path, self.rules, sub, cells, game, counts);
+        }
+        if game.len() != cells.len() {
+            return Err(io_err(&path)(std::io::Error::other(
+                "the game's table has another size",
+            )));
+        }
+        let entries = cells.len() as u64;
+        storage::write_rule_counts(&path, self.rules, sub, entries, counts)
     }
 
     /// The game's win, draw or loss of every entry of `sub` (wins and losses
@@ -317,26 +395,48 @@ impl DbDir {
     }
 
     /// Reads (and checks) the whole rule table of `sub` for `move_limit`.
+    /// Where its file stores counts only, the distances come from its work
+    /// file if a valid one is there, else by one ply from the children's
+    /// tables ([`derive_distances`]).
     pub fn read_rule_table(
         &self,
+        ix: &Indexer,
         move_limit: u16,
         sub: Subspace,
-    ) -> Result<Vec<Cell>, StorageError> {
+    ) -> Result<Vec<Cell>, DbError> {
         let table = self.open_rule_table(move_limit, sub)?;
-        table.read_rule(&self.read_outcomes(sub)?)
+        let game = self.read_outcomes(sub)?;
+        if table.header.encoding != Encoding::CountsOnly {
+            return Ok(table.read_rule(&game)?);
+        }
+        if let Ok(work) = self.open_rule_file(&self.rule_work_path(move_limit, sub), sub)
+            && work.header.counts == table.header.counts
+            && let Ok(cells) = work.read_rule(&game)
+        {
+            return Ok(cells);
+        }
+        let mut children = Known::new();
+        for c in sub.successors() {
+            let t = self.open_rule_table(move_limit, c)?;
+            children.insert(c, t.read_rule(&self.read_outcomes(c)?)?);
+        }
+        Ok(derive_distances(
+            ix, self.rules, sub, &game, move_limit, &children,
+        )?)
     }
 
     /// Loads the rule tables of `subs` for `move_limit` into `known` (those not
     /// there yet).
     pub fn load_rule_tables(
         &self,
+        ix: &Indexer,
         move_limit: u16,
         subs: &[Subspace],
         known: &mut Known,
-    ) -> Result<(), StorageError> {
+    ) -> Result<(), DbError> {
         for &s in subs {
             if !known.contains(s) {
-                known.insert(s, self.read_rule_table(move_limit, s)?);
+                known.insert(s, self.read_rule_table(ix, move_limit, s)?);
             }
         }
         Ok(())
@@ -348,12 +448,17 @@ impl DbDir {
     }
 
     /// Opens the file of `sub` and checks its header and tables: the variant,
-    /// the subspace and (format 2) the encoding [`encoding_for`] gives it.
+    /// the subspace and (format 2) the encoding [`encoding_for`] gives it (a
+    /// placement file of the earlier layout may store plies where that
+    /// encoding stores none).
     pub fn open_table(&self, sub: Subspace) -> Result<Table, StorageError> {
         let path = self.table_path(sub);
         let t = Table::open(&path, self.rules, sub)?;
         let want = encoding_for(sub);
-        if t.header.version > 1 && t.header.encoding != want {
+        // placement files of the first format-2 layout stored plies everywhere:
+        // still read (`millbase upgrade` drops what is not needed)
+        let earlier_layout = !sub.is_movement() && t.header.encoding == Encoding::WdlPlies;
+        if t.header.version > 1 && t.header.encoding != want && !earlier_layout {
             return Err(corrupt(
                 &path,
                 format!(
@@ -400,10 +505,13 @@ impl DbDir {
         storage::write_table(&path, self.rules, sub, cells, counts, Encoding::WdlPlies)
     }
 
-    /// Removes the work files of `subs`.
+    /// Removes the work files of `subs`, the game's and the rule's.
     pub fn remove_work_files(&self, subs: &[Subspace]) {
         for &s in subs {
             let _ = std::fs::remove_file(self.work_path(s));
+            for l in self.move_limits() {
+                let _ = std::fs::remove_file(self.rule_work_path(l, s));
+            }
         }
     }
 
@@ -414,7 +522,8 @@ impl DbDir {
         if self.lock.is_none() {
             return;
         }
-        let rule_dirs = self.move_limits().into_iter().map(|l| self.rule_dir(l));
+        let rule_dirs = (self.move_limits().into_iter())
+            .flat_map(|l| [self.rule_dir(l), self.rule_dir(l).join(WORK_DIR)]);
         for dir in [self.path.clone(), self.path.join(WORK_DIR)]
             .into_iter()
             .chain(rule_dirs)

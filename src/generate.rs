@@ -1,7 +1,7 @@
 //! Generation of a database: the movement subspace pairs in dependency order,
 //! then the placement sectors, resuming what a directory already holds.
 
-use crate::db::{DbDir, DbError, encoding_for};
+use crate::db::{DbDir, DbError, encoding_for, rule_encoding_for};
 use crate::index::{Indexer, Subspace};
 use crate::placement;
 use crate::plan::{Limits, all_sectors, placement_plan, plan};
@@ -110,7 +110,8 @@ pub struct Upgraded {
 }
 
 /// Rewrites every file in `dir` written in an older layout in the current
-/// one: format-1 files, and tables of the no-removal rule that hold their own
+/// one: format-1 files, placement files that store plies [`encoding_for`]
+/// does not ask for, and tables of the no-removal rule that hold their own
 /// win/draw/loss ([`Encoding::WdlDistance`]), one file at a time (each
 /// atomically: an interrupted run can simply be repeated), calling `report`
 /// after each. Values and counts are unchanged.
@@ -127,7 +128,9 @@ pub fn upgrade(
     };
     for sub in db.present() {
         let table = db.open_table(sub)?;
-        if table.header.version >= storage::FORMAT_VERSION {
+        if table.header.version >= storage::FORMAT_VERSION
+            && table.header.encoding == encoding_for(sub)
+        {
             continue;
         }
         let cells = table.read_all()?;
@@ -147,7 +150,11 @@ pub fn upgrade(
                 Err(StorageError::Missing { .. }) => continue,
                 t => t?,
             };
-            if table.header.encoding != Encoding::WdlDistance {
+            let earlier = match table.header.encoding {
+                Encoding::WdlDistance => true,
+                e => e != rule_encoding_for(sub),
+            };
+            if !earlier {
                 continue;
             }
             let game = db.read_outcomes(sub)?;
@@ -292,7 +299,9 @@ impl Work<'_> {
             None => Some(vec![]),
             Some(l) => all_there(members, self.observer, |s| {
                 let t = db.open_rule_table(l, s)?;
-                t.read_rule(&db.read_outcomes(s)?)?;
+                if t.header.encoding != Encoding::CountsOnly {
+                    t.read_rule(&db.read_outcomes(s)?)?;
+                }
                 Ok(t)
             }),
         };
@@ -321,10 +330,6 @@ impl Work<'_> {
                 }
             }
         }
-        let used_up: Vec<Subspace> = (needed.iter().copied())
-            .filter(|s| self.last_use.get(s) == Some(&k))
-            .collect();
-        db.remove_work_files(&used_up);
         match (rule_files, self.move_limit) {
             (Some(tables), _) => self.skipped(&tables, self.move_limit),
             (None, Some(limit)) => {
@@ -333,8 +338,8 @@ impl Work<'_> {
                 for t in game_files.iter().flatten() {
                     game.insert(t.header.subspace, t.read_all()?);
                 }
-                db.load_rule_tables(limit, &needed, &mut self.rule)
-                    .map_err(|e| needs(rep, e.into()))?;
+                db.load_rule_tables(ix, limit, &needed, &mut self.rule)
+                    .map_err(|e| needs(rep, e))?;
                 let layer = Layer::rule(limit, &self.rule, Some(&game));
                 let solved = solve_unit(ix, self.rules, rep, layer, self.observer)?;
                 let took = Took::since(start);
@@ -342,11 +347,22 @@ impl Work<'_> {
                     let game_table = game
                         .table(s.subspace)
                         .ok_or(SolveError::MissingTable(s.subspace))?;
+                    if rule_encoding_for(s.subspace) == Encoding::CountsOnly
+                        && self.last_use.contains_key(&s.subspace)
+                    {
+                        // the units whose moves lead into it need its distances
+                        let (cells, counts) = (&s.cells, s.counts);
+                        db.write_rule_work_table(limit, s.subspace, cells, game_table, counts)?;
+                    }
                     self.written(&s, Some((limit, game_table)), took)?;
                 }
             }
             (None, None) => {}
         }
+        let used_up: Vec<Subspace> = (needed.iter().copied())
+            .filter(|s| self.last_use.get(s) == Some(&k))
+            .collect();
+        db.remove_work_files(&used_up);
         Ok(())
     }
 

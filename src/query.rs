@@ -24,12 +24,12 @@
 //! std::fs::remove_dir_all(&dir).unwrap();
 //! ```
 
-use crate::children::value_from_children;
+use crate::children::{distance_from_children, value_from_children};
 use crate::db::DbDir;
 use crate::index::{Index, Indexer, Subspace};
 use crate::position::Position;
 use crate::rules::Rules;
-use crate::storage::{StorageError, Table, corrupt};
+use crate::storage::{Encoding, StorageError, Table, corrupt};
 use crate::value::{Cell, Value};
 use std::collections::HashMap;
 use std::fmt;
@@ -282,6 +282,26 @@ impl Database {
         let sub = Subspace::of(pos);
         let table = self.table_of(Some(move_limit), sub)?;
         let i = self.ix.rank(pos.mover, pos.opponent);
+        if table.header.encoding == Encoding::CountsOnly {
+            // no distances stored: one ply of search over the children's
+            let game = self.probe_outcome(pos)?;
+            if game == Value::Draw {
+                return Ok(Value::Draw);
+            }
+            let v = distance_from_children(pos, self.rules(), move_limit, &mut vec![], |c| {
+                self.probe_distance(c, move_limit)
+            })?;
+            return match v {
+                Some(v @ Value::Draw) => Ok(v),
+                Some(v) if Cell::from_value(v).wdl_code() == Cell::from_value(game).wdl_code() => {
+                    Ok(v)
+                }
+                _ => Err(QueryError::Storage(corrupt(
+                    table.path(),
+                    format!("entry {i} disagrees with its children and the game's table"),
+                ))),
+            };
+        }
         let be = table.header.block_entries as u64;
         let cell = self.block(Some(move_limit), sub, &table, i / be)?[(i % be) as usize];
         cell.value().ok_or_else(|| no_value(table.path(), i))

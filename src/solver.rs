@@ -17,6 +17,7 @@
 //! The same solver computes the game's values and the distances of the
 //! no-removal rule ([`Layer`]): only the values the removals lead to differ.
 
+use crate::counter;
 use crate::geometry::{ALL, Bits, NEIGHBOURS, POINTS, in_mill, points};
 use crate::index::{Index, Indexer, Subspace};
 use crate::moves::{self, Move};
@@ -190,19 +191,17 @@ impl<'a> Layer<'a> {
 
     /// The value of a removal's child as this layer counts it.
     pub(crate) fn removal_value(self, v: Value) -> Value {
-        match (self.target, v) {
-            (Target::Game, v) => v,
-            (Target::Rule(_), Value::Win(_)) => Value::Win(0),
-            (Target::Rule(_), Value::Loss(_)) => Value::Loss(0),
-            (Target::Rule(_), Value::Draw) => Value::Draw,
+        match self.target {
+            Target::Game => v,
+            Target::Rule(_) => counter::after_removal(v),
         }
     }
 
     /// `v` as stored: for the rule, a distance beyond the limit is a draw.
     pub(crate) fn cut(self, v: Value) -> Value {
-        match (self.target, v) {
-            (Target::Rule(l), Value::Win(d) | Value::Loss(d)) if d > l => Value::Draw,
-            _ => v,
+        match self.target {
+            Target::Game => v,
+            Target::Rule(l) => counter::cut(v, l),
         }
     }
 

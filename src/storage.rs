@@ -50,6 +50,11 @@ pub enum Encoding {
     /// game's win/draw/loss stream serves both, and decoding needs the game's
     /// table ([`Table::rule_block`]).
     Distance,
+    /// Format 2, tables of the no-removal rule: no entries, only the header
+    /// (counts, largest distances). The distances follow from the children's
+    /// stored tables by one ply, as the plies of [`Encoding::WdlOnly`] do
+    /// (see [`crate::db::stores_plies`]).
+    CountsOnly,
 }
 
 impl Encoding {
@@ -60,6 +65,7 @@ impl Encoding {
             Encoding::WdlOnly => 3,
             Encoding::WdlDistance => 4,
             Encoding::Distance => 5,
+            Encoding::CountsOnly => 6,
         }
     }
 }
@@ -323,6 +329,7 @@ impl Header {
             (2, 3) => Encoding::WdlOnly,
             (2, 4) => Encoding::WdlDistance,
             (2, 5) => Encoding::Distance,
+            (2, 6) => Encoding::CountsOnly,
             (v, e) => {
                 return Err(corrupt(
                     path,
@@ -461,6 +468,9 @@ fn encode_block(
                 zc.compress(&distances)?
             }
         }
+        Encoding::CountsOnly => {
+            return Err(std::io::Error::other("a counts-only table has no blocks"));
+        }
         Encoding::WdlPlies | Encoding::WdlOnly | Encoding::WdlDistance => {
             let mut wdl = vec![0u8; cells.len().div_ceil(4)];
             let mut half_plies = vec![];
@@ -525,6 +535,30 @@ pub fn write_rule_table(
     write_encoded(path, rules, sub, (cells, Some(game)), counts, encoding)
 }
 
+/// Writes the header of the table of the no-removal rule of `sub` with
+/// `entries` entries and `counts` ([`Encoding::CountsOnly`]) atomically to
+/// `path`: no entries are stored. Returns the bytes written.
+pub fn write_rule_counts(
+    path: &Path,
+    rules: Rules,
+    sub: Subspace,
+    entries: u64,
+    counts: Counts,
+) -> Result<u64, StorageError> {
+    let header = Header {
+        version: FORMAT_VERSION,
+        encoding: Encoding::CountsOnly,
+        rules,
+        subspace: sub,
+        block_entries: BLOCK_ENTRIES,
+        exceptions: 0,
+        entries,
+        blocks: 0,
+        counts,
+    };
+    write_header_only(path, &header)
+}
+
 fn write_encoded(
     path: &Path,
     rules: Rules,
@@ -582,16 +616,36 @@ fn write_encoded(
     }
     let crc = crc32fast::hash(&tables);
     tables.extend_from_slice(&crc.to_le_bytes());
+    let data: Vec<&[u8]> = blocks.iter().map(|b| b.0.as_slice()).collect();
+    write_tables(path, &header, tables, &data)
+}
 
+/// Writes a file of no blocks: `header` and its tables (the one offset, the
+/// file's length, and their checksum).
+fn write_header_only(path: &Path, header: &Header) -> Result<u64, StorageError> {
+    let mut tables = ((HEADER_LEN + 12) as u64).to_le_bytes().to_vec();
+    let crc = crc32fast::hash(&tables);
+    tables.extend_from_slice(&crc.to_le_bytes());
+    write_tables(path, header, tables, &[])
+}
+
+/// Writes `header`, `tables` and the blocks `data` atomically; returns the
+/// bytes written.
+fn write_tables(
+    path: &Path,
+    header: &Header,
+    tables: Vec<u8>,
+    data: &[&[u8]],
+) -> Result<u64, StorageError> {
     write_atomic(path, |f| {
         f.write_all(&header.encode())?;
         f.write_all(&tables)?;
-        for (data, _) in &blocks {
-            f.write_all(data)?;
+        for d in data {
+            f.write_all(d)?;
         }
         Ok(())
     })?;
-    Ok(offset)
+    Ok((HEADER_LEN + tables.len() + data.iter().map(|d| d.len()).sum::<usize>()) as u64)
 }
 
 /// The ending of the temporaries [`write_atomic`] writes.
@@ -686,9 +740,14 @@ impl Table {
                 ),
             ));
         }
+        let want_blocks = if header.encoding == Encoding::CountsOnly {
+            0
+        } else {
+            header.entries.div_ceil(header.block_entries as u64)
+        };
         if header.block_entries == 0
             || header.block_entries % 64 != 0
-            || header.blocks != header.entries.div_ceil(header.block_entries as u64)
+            || header.blocks != want_blocks
         {
             return Err(corrupt(path, "inconsistent block size or count in header"));
         }
@@ -812,6 +871,9 @@ impl Table {
         out: &mut Vec<Cell>,
     ) -> Result<(), StorageError> {
         let fault = |f: String| corrupt(&self.path, format!("block {b} {f}"));
+        if b >= self.header.blocks as usize {
+            return Err(fault(self.no_such_block()));
+        }
         let data = &self.map[self.offsets[b] as usize..self.offsets[b + 1] as usize];
         if crc32fast::hash(data) != self.crcs[b] {
             return Err(fault("checksum mismatch".into()));
@@ -971,6 +1033,9 @@ impl Table {
         f: impl Fn(&[Cell]) -> T + Sync,
     ) -> Result<Vec<T>, StorageError> {
         let be = self.header.block_entries as usize;
+        if self.header.encoding == Encoding::CountsOnly {
+            return Err(corrupt(&self.path, self.no_such_block()));
+        }
         if game.is_some_and(|g| g.len() as u64 != self.header.entries) {
             return Err(corrupt(
                 &self.path,
@@ -1003,8 +1068,26 @@ impl Table {
         Ok(self.map_blocks(|cells| cells.to_vec())?.concat())
     }
 
-    /// Checks every block's checksum and decoding.
+    /// Checks every block's checksum and decoding (a table that stores
+    /// counts only has none).
     pub fn check(&self) -> Result<(), StorageError> {
+        if self.header.encoding == Encoding::CountsOnly {
+            return Ok(());
+        }
         self.map_blocks(|_| ()).map(|_| ())
+    }
+
+    /// Why a block cannot be read: there is no such block.
+    fn no_such_block(&self) -> String {
+        if self.header.encoding == Encoding::CountsOnly {
+            "does not exist: the table stores counts only (its values follow from \
+             its children by one ply)"
+                .into()
+        } else {
+            format!(
+                "does not exist: the table has {} blocks",
+                self.header.blocks
+            )
+        }
     }
 }

@@ -8,7 +8,7 @@ use brute::{Brute, Minimax, Placement, all_sets, movement};
 use common::run;
 use millbase::Rules;
 use millbase::position::Position;
-use millbase::value::{Cell, Value};
+use millbase::value::Value;
 use naive::Naive;
 use std::process::Output;
 
@@ -535,33 +535,25 @@ fn compare_finds_tables_and_search_agree_and_catches_a_wrong_table() {
     assert_eq!(v["positions"], 60);
     assert!(v["moves"].as_u64().unwrap() > 600, "{v}");
     assert_eq!(v["disagreements"].as_array().unwrap().len(), 0);
-    // swap the wins and losses of the placement sectors' files: the search,
-    // which reads the movement tables only, disagrees
-    let dbdir = DbDir::open(dir.path()).unwrap();
+    // put in the placement sectors' files of the flying game: consistent
+    // among themselves, but resting on other movement tables; the search,
+    // which reads this database's movement tables only, disagrees
+    let flying = generated(&["--max-stones", "4", "--no-rule-tables"]);
+    let (from, dbdir) = (
+        DbDir::open(flying.path()).unwrap(),
+        DbDir::open(dir.path()).unwrap(),
+    );
     for sub in dbdir.present() {
         if sub.is_movement() {
             continue;
         }
-        let t = dbdir.open_table(sub).unwrap();
-        let swapped: Vec<Cell> = t
-            .read_all()
-            .unwrap()
-            .into_iter()
-            .map(|c| match c.value() {
-                Some(Value::Win(n)) => Cell::from_value(Value::Loss(n + 1)),
-                Some(Value::Loss(n)) => Cell::from_value(Value::Win(n + 1)),
-                _ => c,
-            })
-            .collect();
-        let path = dir.path().join(file_name(sub));
-        let counts = t.header.counts;
-        drop(t);
+        let t = from.open_table(sub).unwrap();
         write_table(
-            &path,
+            &dir.path().join(file_name(sub)),
             Rules { flying: false },
             sub,
-            &swapped,
-            counts,
+            &t.read_all().unwrap(),
+            t.header.counts,
             encoding_for(sub),
         )
         .unwrap();

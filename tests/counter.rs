@@ -279,10 +279,24 @@ fn generate_writes_the_distance_tables_and_rebuilds_a_damaged_one() {
     assert_eq!(db.move_limits(), [20]);
     let present = db.present();
     assert_eq!(present.len(), want.len());
+    let mut counts_only = vec![];
     for &sub in &present {
-        let cells = db.read_rule_table(20, sub).unwrap();
+        // where the file stores counts only, by one ply from the children
+        let t = db.open_rule_table(20, sub).unwrap();
+        let stored = t.header.encoding == millbase::storage::Encoding::Distance;
+        assert_eq!(stored, millbase::db::stores_plies(sub), "{sub}");
+        if !stored {
+            counts_only.push(sub);
+            let counts = millbase::solver::count_values(&ix, sub, &want[&sub]);
+            assert_eq!(t.header.counts, counts, "{sub}");
+        }
+        let cells = db.read_rule_table(&ix, 20, sub).unwrap();
         assert!(cells == want[&sub], "{sub}");
     }
+    assert!(counts_only.len() >= 3, "{counts_only:?}");
+    // the work files are gone
+    let work = db.rule_dir(20).join(millbase::db::WORK_DIR);
+    assert!(std::fs::read_dir(&work).map_or(true, |mut d| d.next().is_none()));
     // a damaged rule table is built again, to the same bytes
     let path = db.rule_dir(20).join(millbase::db::file_name(present[0]));
     let good = std::fs::read(&path).unwrap();
@@ -303,16 +317,29 @@ fn generate_writes_the_distance_tables_and_rebuilds_a_damaged_one() {
     let counts = db.open_rule_table(20, sub).unwrap().header.counts;
     let enc = millbase::storage::Encoding::WdlDistance;
     millbase::storage::write_table(&path, rules, sub, &want[&sub], counts, enc).unwrap();
-    assert!(db.read_rule_table(20, sub).unwrap() == want[&sub]);
+    assert!(db.read_rule_table(&ix, 20, sub).unwrap() == want[&sub]);
+    // and one that stores the distances of a table that now stores counts only
+    let other = counts_only[counts_only.len() / 2];
+    let other_path = db.rule_dir(20).join(millbase::db::file_name(other));
+    let other_new = std::fs::read(&other_path).unwrap();
+    let game = db.read_outcomes(other).unwrap();
+    let counts = db.open_rule_table(20, other).unwrap().header.counts;
+    millbase::storage::write_rule_table(&other_path, rules, other, &want[&other], &game, counts)
+        .unwrap();
+    assert!(db.read_rule_table(&ix, 20, other).unwrap() == want[&other]);
     let reports = generate(dir.path(), rules, limits, &ix, &Silent).unwrap();
     assert!(reports.iter().all(|r| r.skipped));
-    let upgraded = millbase::generate::upgrade(dir.path(), &mut |_| {}).unwrap();
-    assert_eq!(upgraded.len(), 1);
-    assert_eq!(
-        (upgraded[0].subspace, upgraded[0].move_limit),
-        (sub, Some(20))
-    );
+    let mut upgraded: Vec<_> = millbase::generate::upgrade(dir.path(), &mut |_| {})
+        .unwrap()
+        .into_iter()
+        .map(|u| (u.subspace, u.move_limit))
+        .collect();
+    upgraded.sort();
+    let mut expected = vec![(sub, Some(20)), (other, Some(20))];
+    expected.sort();
+    assert_eq!(upgraded, expected);
     assert_eq!(std::fs::read(&path).unwrap(), new_layout);
+    assert_eq!(std::fs::read(&other_path).unwrap(), other_new);
 }
 
 /// The outcome of a game under the no-removal rule as the naive rules judge

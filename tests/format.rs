@@ -1,5 +1,5 @@
-//! Format 2: files of subspaces where the side to move has fewer stones store no
-//! plies; they come back exactly (from work files during generation, by one ply
+//! Format 2: files of subspaces where the side to move has fewer stones, and of
+//! placement sectors with White to move, store no plies; they come back exactly (from work files during generation, by one ply
 //! of search otherwise). Format 1 files are still read and `upgrade` rewrites
 //! them. Damage to a file without plies is detected like any other.
 
@@ -397,5 +397,82 @@ fn large_plies_round_trip_through_the_exception_tables() {
                 "{encoding:?} block {b}"
             );
         }
+    }
+}
+
+/// The placement sectors of the 4-stone game.
+const PLACEMENT_4: Limits = Limits {
+    max_stones: 4,
+    max_total: 8,
+    placement: true,
+    move_limit: None,
+};
+
+#[test]
+fn placement_files_store_plies_only_with_black_to_move_and_the_earlier_layout_is_upgraded() {
+    let dir = tempfile::tempdir().unwrap();
+    build(dir.path(), PLACEMENT_4);
+    let db = DbDir::open(dir.path()).unwrap();
+    let ix = Indexer::new();
+    let sectors: Vec<Subspace> = db
+        .present()
+        .into_iter()
+        .filter(|s| !s.is_movement())
+        .collect();
+    let white_to_move: Vec<Subspace> = sectors
+        .iter()
+        .copied()
+        .filter(|s| s.mover_hand == s.opponent_hand)
+        .collect();
+    assert!(white_to_move.len() > 5 && white_to_move.len() < sectors.len());
+    for &s in &sectors {
+        let t = db.open_table(s).unwrap();
+        assert_eq!(t.has_plies(), s.mover_hand > s.opponent_hand, "{s}");
+    }
+    // rewritten in the earlier layout (plies everywhere), from the complete tables
+    let mut complete = Known::new();
+    db.load_known(&ix, &white_to_move, &mut complete).unwrap();
+    let before: Vec<Vec<u8>> = white_to_move
+        .iter()
+        .map(|&s| std::fs::read(db.table_path(s)).unwrap())
+        .collect();
+    for &s in &white_to_move {
+        let cells = complete.table(s).unwrap();
+        assert!(cells.iter().all(|c| !c.lacks_plies()), "{s}");
+        let counts = db.open_table(s).unwrap().header.counts;
+        write_table(
+            &db.table_path(s),
+            Rules::default(),
+            s,
+            cells,
+            counts,
+            Encoding::WdlPlies,
+        )
+        .unwrap();
+    }
+    // still read, with the same values, by the tables and by probes
+    let probes = Database::open(dir.path()).unwrap();
+    for &s in &white_to_move {
+        let t = db.open_table(s).unwrap();
+        assert_eq!(t.header.encoding, Encoding::WdlPlies);
+        let cells = t.read_all().unwrap();
+        assert_eq!(cells, complete.table(s).unwrap(), "{s}");
+        for i in (0..ix.index_size(s)).step_by(13) {
+            if let Some((m, o)) = ix.unrank(s, i) {
+                let v = probes.probe(&s.position(m, o)).unwrap();
+                assert_eq!(Some(v), cells[i as usize].value(), "{s} index {i}");
+            }
+        }
+    }
+    // upgrade writes what generate writes
+    let o = run(&["upgrade", "--db", dir.path().to_str().unwrap()]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let said = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        said.contains(&format!("upgraded {} files", white_to_move.len())),
+        "{said}"
+    );
+    for (&s, bytes) in white_to_move.iter().zip(&before) {
+        assert_eq!(&std::fs::read(db.table_path(s)).unwrap(), bytes, "{s}");
     }
 }

@@ -132,6 +132,10 @@ fn check_variant(rules: Rules) {
     present_sorted.sort();
     assert_eq!(present_sorted, want_sectors, "the placement sectors built");
     let mut placement_compared = 0u64;
+    // the sectors with White to move store win/draw/loss only: their plies come
+    // from the children by one ply, in the complete table and in every probe
+    let probes = Database::open(dir.path()).unwrap();
+    let mut without_plies = 0;
     for (m, o, mh, oh) in present {
         let sub = millbase::index::Subspace {
             mover: m as u8,
@@ -139,20 +143,40 @@ fn check_variant(rules: Rules) {
             mover_hand: mh,
             opponent_hand: oh,
         };
-        let cells = db_dir.open_table(sub).unwrap().read_all().unwrap();
+        let stored = db_dir.open_table(sub).unwrap().read_all().unwrap();
+        let stores_plies = millbase::db::stores_plies(sub);
+        without_plies += usize::from(!stores_plies);
+        let mut known = millbase::solver::Known::new();
+        db_dir.load_known(&ix, &[sub], &mut known).unwrap();
+        let cells = known.table(sub).unwrap();
         let opps = all_sets(o);
         let mismatches: Vec<String> = all_sets(m)
             .par_iter()
             .flat_map_iter(|&ms| {
-                let (ix, cells, placement) = (&ix, &cells, &placement);
+                let (ix, cells, stored, placement, probes) =
+                    (&ix, cells, &stored, &placement, &probes);
                 opps.iter()
                     .filter(move |&&os| os & ms == 0)
-                    .filter_map(move |&os| {
+                    .enumerate()
+                    .filter_map(move |(k, &os)| {
                         let pos = sector_position((m, o, mh, oh), ms, os);
-                        let stored = cells[ix.rank(ms, os) as usize].value();
+                        let i = ix.rank(ms, os) as usize;
+                        let complete = cells[i].value();
                         let want = placement.value(&pos);
-                        (stored != Some(want))
-                            .then(|| format!("{pos}: stored {stored:?}, brute force {want:?}"))
+                        if complete != Some(want) || !stored[i].agrees_with(want) {
+                            return Some(format!(
+                                "{pos}: stored {:?}, complete {complete:?}, brute force {want:?}",
+                                stored[i]
+                            ));
+                        }
+                        if stores_plies != stored[i].value().is_some() && want != Value::Draw {
+                            return Some(format!("{pos}: plies stored: {:?}", stored[i]));
+                        }
+                        // the query API, on a spread of positions
+                        let probed = (k % 7 == 0).then(|| probes.probe(&pos).unwrap());
+                        probed
+                            .filter(|&p| p != want)
+                            .map(|p| format!("{pos}: probe {p:?}, brute force {want:?}"))
                     })
             })
             .collect();
@@ -168,6 +192,7 @@ fn check_variant(rules: Rules) {
             .sum::<u64>();
     }
     assert!(placement_compared > 1_000_000, "{placement_compared}");
+    assert!(without_plies > 10, "{without_plies} sectors without plies");
 
     // golden positions, probed through the query API (compressed blocks, cache),
     // with either colour to move
