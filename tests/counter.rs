@@ -481,3 +481,46 @@ fn seeding_with_the_games_draws_changes_no_distance() {
     // both kinds of position the seeding and the cut touch are there
     assert!(cursed > 1000 && draws > 1000, "{cursed} cut, {draws} draws");
 }
+
+#[test]
+fn every_byte_flip_and_truncation_of_a_counts_only_table_is_detected() {
+    use millbase::db::{DbDir, file_name};
+    use millbase::storage::{Encoding, Table};
+    let rules = Rules::default();
+    let limits = Limits {
+        max_stones: 3,
+        max_total: 6,
+        placement: true,
+        move_limit: Some(20),
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let ix = Indexer::new();
+    millbase::generate::generate(dir.path(), rules, limits, &ix, &millbase::generate::Silent)
+        .unwrap();
+    let db = DbDir::open(dir.path()).unwrap();
+    let sub = (db.present().into_iter())
+        .find(|&s| !millbase::db::stores_plies(s))
+        .unwrap();
+    let t = db.open_rule_table(20, sub).unwrap();
+    assert_eq!(t.header.encoding, Encoding::CountsOnly);
+    // it has no blocks to read: an error, never a value
+    assert!(t.block(0).is_err() && t.read_rule(&db.read_outcomes(sub).unwrap()).is_err());
+    let bytes = std::fs::read(db.rule_dir(20).join(file_name(sub))).unwrap();
+    let scratch = dir.path().join("scratch.mdb");
+    let opens = |b: &[u8]| {
+        std::fs::write(&scratch, b).unwrap();
+        Table::open(&scratch, rules, sub).is_ok()
+    };
+    assert!(opens(&bytes));
+    for i in 0..bytes.len() {
+        let mut b = bytes.clone();
+        b[i] ^= 0x10;
+        assert!(!opens(&b), "a change at byte {i} went unnoticed");
+    }
+    for n in 0..bytes.len() {
+        assert!(
+            !opens(&bytes[..n]),
+            "truncation to {n} bytes went unnoticed"
+        );
+    }
+}
