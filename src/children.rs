@@ -137,10 +137,7 @@ pub fn derive_distances(
                     known.value(ix, child)
                 })?
                 .ok_or(SolveError::PliesOverflow(sub))?;
-                if !matches!(
-                    (v, code),
-                    (Value::Draw, _) | (Value::Win(_), 2) | (Value::Loss(_), 3)
-                ) {
+                if !counter::fits_game(v, code) {
                     return Err(SolveError::Inconsistent(sub, i));
                 }
                 *c = Cell::from_value(v);

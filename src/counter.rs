@@ -32,6 +32,17 @@ pub fn after_removal(v: Value) -> Value {
     }
 }
 
+/// Whether the distance-table value `distance` fits the game's win/draw/loss
+/// code `game` (2 win, 3 loss; [`crate::value::Cell::wdl_code`]): the rule
+/// wins only what the game wins and loses only what it loses, and may draw
+/// anything.
+pub fn fits_game(distance: Value, game: u8) -> bool {
+    matches!(
+        (distance, game),
+        (Value::Draw, _) | (Value::Win(_), 2) | (Value::Loss(_), 3)
+    )
+}
+
 /// `v` as a distance-table value under `limit`: a distance beyond the limit
 /// is none (a draw).
 pub fn cut(v: Value, limit: u16) -> Value {

@@ -577,10 +577,7 @@ impl DbDir {
             return Ok(cells);
         }
         let mut children = Known::new();
-        for c in [Some(sub.negate()), sub.after_removal()]
-            .into_iter()
-            .flatten()
-        {
+        for c in sub.successors() {
             children.insert(c, self.open_table(c)?.read_all()?);
         }
         Ok(derive_plies(

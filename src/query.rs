@@ -25,6 +25,7 @@
 //! ```
 
 use crate::children::{distance_from_children, value_from_children};
+use crate::counter;
 use crate::db::DbDir;
 use crate::index::{Index, Indexer, Subspace};
 use crate::position::Position;
@@ -292,10 +293,7 @@ impl Database {
                 self.probe_distance(c, move_limit)
             })?;
             return match v {
-                Some(v @ Value::Draw) => Ok(v),
-                Some(v) if Cell::from_value(v).wdl_code() == Cell::from_value(game).wdl_code() => {
-                    Ok(v)
-                }
+                Some(v) if counter::fits_game(v, Cell::from_value(game).wdl_code()) => Ok(v),
                 _ => Err(QueryError::Storage(corrupt(
                     table.path(),
                     format!("entry {i} disagrees with its children and the game's table"),

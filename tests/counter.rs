@@ -260,20 +260,32 @@ fn distance_tables_round_trip_through_files() {
     }
 }
 
+/// The 3-stone game with the tables of move limit 20.
+const THREE_STONES_LIMIT_20: Limits = Limits {
+    max_stones: 3,
+    max_total: 6,
+    placement: true,
+    move_limit: Some(20),
+};
+
+/// A database of the 3-stone game of `rules` with the tables of move limit 20,
+/// made by `generate`.
+fn three_stones_limit_20(rules: Rules) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let (ix, limits) = (Indexer::new(), THREE_STONES_LIMIT_20);
+    millbase::generate::generate(dir.path(), rules, limits, &ix, &millbase::generate::Silent)
+        .unwrap();
+    dir
+}
+
 #[test]
 fn generate_writes_the_distance_tables_and_rebuilds_a_damaged_one() {
     use millbase::db::DbDir;
     use millbase::generate::{Silent, generate};
     let ix = Indexer::new();
     let rules = Rules { flying: false };
-    let limits = Limits {
-        max_stones: 3,
-        max_total: 6,
-        placement: true,
-        move_limit: Some(20),
-    };
-    let dir = tempfile::tempdir().unwrap();
-    generate(dir.path(), rules, limits, &ix, &Silent).unwrap();
+    let limits = THREE_STONES_LIMIT_20;
+    let dir = three_stones_limit_20(rules);
     let (_, want) = millbase::generate::solve_in_memory(&ix, rules, limits, 20).unwrap();
     let db = DbDir::open(dir.path()).unwrap();
     assert_eq!(db.move_limits(), [20]);
@@ -487,16 +499,7 @@ fn every_byte_flip_and_truncation_of_a_counts_only_table_is_detected() {
     use millbase::db::{DbDir, file_name};
     use millbase::storage::{Encoding, Table};
     let rules = Rules::default();
-    let limits = Limits {
-        max_stones: 3,
-        max_total: 6,
-        placement: true,
-        move_limit: Some(20),
-    };
-    let dir = tempfile::tempdir().unwrap();
-    let ix = Indexer::new();
-    millbase::generate::generate(dir.path(), rules, limits, &ix, &millbase::generate::Silent)
-        .unwrap();
+    let dir = three_stones_limit_20(rules);
     let db = DbDir::open(dir.path()).unwrap();
     let sub = (db.present().into_iter())
         .find(|&s| !millbase::db::stores_plies(s))
