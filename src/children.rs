@@ -7,7 +7,7 @@ use crate::index::{Index, Indexer, Subspace};
 use crate::moves::{self, Move};
 use crate::position::Position;
 use crate::rules::Rules;
-use crate::solver::{Known, SolveError};
+use crate::solver::{Entry, Known, SolveError};
 use crate::value::{Cell, Value};
 use rayon::prelude::*;
 
@@ -36,13 +36,18 @@ pub fn distance_from_children<E>(
     mut eval: impl FnMut(&Position) -> Result<Value, E>,
 ) -> Result<Option<Value>, E> {
     let v = from_moves(pos, rules, buf, |child, mv| {
-        let v = eval(child)?;
-        Ok(match mv.remove {
-            Some(_) => counter::after_removal(v),
-            None => v,
-        })
+        Ok(rule_child(eval(child)?, mv))
     })?;
     Ok(v.map(|v| counter::cut(v, limit)))
+}
+
+/// The distance-table value `v` of the child reached by `mv`, as its parent
+/// counts it: after a removing move the counter starts again.
+fn rule_child(v: Value, mv: Move) -> Value {
+    match mv.remove {
+        Some(_) => counter::after_removal(v),
+        None => v,
+    }
 }
 
 /// [`Value::from_children`] of the values `eval` gives each move's child.
@@ -61,16 +66,54 @@ fn from_moves<E>(
     Ok(Value::from_children(children))
 }
 
-/// The value of movement position `pos` from its children's values in `known`.
-pub fn value_from_known(
+/// The value of `pos` from its children's values in `known`.
+pub fn value_from_known<'k>(
     ix: &Indexer,
     rules: Rules,
-    known: &Known,
+    known: &'k Known,
     pos: &Position,
-    buf: &mut Vec<Move>,
+    scratch: &mut Scratch<'k>,
 ) -> Result<Value, SolveError> {
-    value_from_children(pos, rules, buf, |child| known.value(ix, child))?
+    from_known(ix, rules, known, pos, scratch, |v, _| v)?
         .ok_or(SolveError::PliesOverflow(Subspace::of(pos)))
+}
+
+/// Reusable buffers for the children of one position after another.
+#[derive(Default)]
+pub struct Scratch<'k> {
+    moves: Vec<Move>,
+    entries: Vec<Entry<'k>>,
+}
+
+/// [`from_moves`] with the children's values from `known`, turned by `adjust`
+/// (given the move): every child's entry is located first, then all are read,
+/// so that the reads of large tables, random in memory, overlap.
+fn from_known<'k>(
+    ix: &Indexer,
+    rules: Rules,
+    known: &'k Known,
+    pos: &Position,
+    scratch: &mut Scratch<'k>,
+    adjust: impl Fn(Value, Move) -> Value,
+) -> Result<Option<Value>, SolveError> {
+    let Scratch { moves, entries } = scratch;
+    moves.clear();
+    moves::generate(pos, rules, moves);
+    entries.clear();
+    for &mv in moves.iter() {
+        entries.push(known.entry(ix, &moves::apply(pos, mv))?);
+    }
+    let mut failed = None;
+    let v = Value::from_children(entries.iter().zip(moves.iter()).map_while(|(e, &mv)| {
+        e.value()
+            .map(|v| adjust(v, mv))
+            .map_err(|e| failed = Some(e))
+            .ok()
+    }));
+    match failed {
+        Some(e) => Err(e),
+        None => Ok(v),
+    }
 }
 
 /// Completes `sub`'s table read from a file that stores no plies: every
@@ -86,15 +129,15 @@ pub fn derive_plies(
 ) -> Result<Vec<Cell>, SolveError> {
     let block = Indexer::block_size(sub) as usize;
     cells.par_chunks_mut(block).enumerate().try_for_each_init(
-        Vec::new,
-        |buf, (orbit, chunk)| {
+        Scratch::default,
+        |scratch, (orbit, chunk)| {
             for (j, c) in chunk.iter_mut().enumerate() {
                 if !c.lacks_plies() {
                     continue;
                 }
                 let i = (orbit * block + j) as Index;
                 let (m, o, _) = ix.slot(sub, i);
-                let v = value_from_known(ix, rules, known, &sub.position(m, o), buf)?;
+                let v = value_from_known(ix, rules, known, &sub.position(m, o), scratch)?;
                 if !c.agrees_with(v) {
                     return Err(SolveError::Inconsistent(sub, i));
                 }
@@ -123,8 +166,8 @@ pub fn derive_distances(
     let block = Indexer::block_size(sub) as usize;
     let mut cells = game.to_vec();
     cells.par_chunks_mut(block).enumerate().try_for_each_init(
-        Vec::new,
-        |buf, (orbit, chunk)| {
+        Scratch::default,
+        |scratch, (orbit, chunk)| {
             for (j, c) in chunk.iter_mut().enumerate() {
                 let code = c.wdl_code();
                 if code < 2 {
@@ -133,10 +176,9 @@ pub fn derive_distances(
                 let i = (orbit * block + j) as Index;
                 let (m, o, _) = ix.slot(sub, i);
                 let pos = sub.position(m, o);
-                let v = distance_from_children(&pos, rules, limit, buf, |child| {
-                    known.value(ix, child)
-                })?
-                .ok_or(SolveError::PliesOverflow(sub))?;
+                let v = from_known(ix, rules, known, &pos, scratch, rule_child)?
+                    .map(|v| counter::cut(v, limit))
+                    .ok_or(SolveError::PliesOverflow(sub))?;
                 if !counter::fits_game(v, code) {
                     return Err(SolveError::Inconsistent(sub, i));
                 }

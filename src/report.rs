@@ -7,7 +7,7 @@ use crate::index::Subspace;
 use crate::moves::{self, Move};
 use crate::position::Position;
 use crate::value::{Counts, Value};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// A legal move and the position after it.
 #[derive(Clone, Debug, Serialize)]
@@ -205,7 +205,7 @@ impl RuleCounts {
 }
 
 /// `verify --json`: one subspace's result.
-#[derive(Clone, Copy, Debug, Serialize)]
+#[derive(Clone, Copy, Debug, Serialize, Deserialize)]
 pub struct VerifyRow {
     /// Stones of the side to move on the board.
     pub mover: u8,
@@ -219,6 +219,18 @@ pub struct VerifyRow {
     pub checked: u64,
     /// Entries that disagree with their children.
     pub mismatches: u64,
+}
+
+impl VerifyRow {
+    /// The subspace or sector of the row.
+    pub fn subspace(&self) -> Subspace {
+        Subspace {
+            mover: self.mover,
+            opponent: self.opponent,
+            mover_hand: self.mover_hand,
+            opponent_hand: self.opponent_hand,
+        }
+    }
 }
 
 /// `solve-opening --json`.

@@ -33,7 +33,9 @@ use std::sync::atomic::{AtomicU16, AtomicU32, AtomicU64, Ordering::Relaxed};
 /// Solved tables of smaller subspaces, for the values of removing moves.
 #[derive(Default)]
 pub struct Known {
-    tables: HashMap<Subspace, Vec<Cell>>,
+    /// Few tables (those one unit of work reads): a list is searched faster
+    /// than a hash map, for every child of every position.
+    tables: Vec<(Subspace, Vec<Cell>)>,
 }
 
 impl Known {
@@ -42,49 +44,114 @@ impl Known {
         Known::default()
     }
 
-    /// Adds the table of `sub`.
+    /// Adds the table of `sub` (replacing the one there).
     pub fn insert(&mut self, sub: Subspace, cells: Vec<Cell>) {
-        self.tables.insert(sub, cells);
+        self.take(sub);
+        self.tables.push((sub, cells));
     }
 
     /// Whether the table of `sub` is present.
     pub fn contains(&self, sub: Subspace) -> bool {
-        self.tables.contains_key(&sub)
+        self.table(sub).is_some()
     }
 
     /// Drops every table not in `keep`.
     pub fn retain(&mut self, keep: &[Subspace]) {
-        self.tables.retain(|s, _| keep.contains(s));
+        self.tables.retain(|(s, _)| keep.contains(s));
+    }
+
+    /// The subspaces whose tables are present.
+    pub fn subspaces(&self) -> Vec<Subspace> {
+        self.tables.iter().map(|(s, _)| *s).collect()
+    }
+
+    /// The memory the table of `sub` takes, in bytes (0 if absent).
+    pub fn bytes(&self, sub: Subspace) -> usize {
+        self.table(sub).map_or(0, std::mem::size_of_val)
     }
 
     /// Every table, by subspace.
     pub fn into_map(self) -> HashMap<Subspace, Vec<Cell>> {
-        self.tables
+        self.tables.into_iter().collect()
     }
 
     /// Removes and returns the table of `sub`, if present.
     pub fn take(&mut self, sub: Subspace) -> Option<Vec<Cell>> {
-        self.tables.remove(&sub)
+        let k = self.tables.iter().position(|(s, _)| *s == sub)?;
+        Some(self.tables.swap_remove(k).1)
     }
 
     /// The table of `sub`, if present.
     pub fn table(&self, sub: Subspace) -> Option<&[Cell]> {
-        self.tables.get(&sub).map(|t| t.as_slice())
+        (self.tables.iter())
+            .find(|(s, _)| *s == sub)
+            .map(|(_, t)| t.as_slice())
     }
 
     /// The value of `pos` for its side to move: a loss at 0 plies when that side
     /// has fewer than 3 stones, else the entry of its subspace's table.
     pub fn value(&self, ix: &Indexer, pos: &Position) -> Result<Value, SolveError> {
+        self.entry(ix, pos)?.value()
+    }
+
+    /// Where the value of `pos` is ([`Known::value`]), with the memory of its
+    /// table entry already being fetched: locating several positions first and
+    /// reading their values after lets the random reads of large tables overlap.
+    pub fn entry(&self, ix: &Indexer, pos: &Position) -> Result<Entry<'_>, SolveError> {
         if pos.mover_below_minimum() {
-            return Ok(Value::Loss(0));
+            return Ok(Entry::Known(Value::Loss(0)));
         }
         let sub = Subspace::of(pos);
-        let table = self.tables.get(&sub).ok_or(SolveError::MissingTable(sub))?;
-        let i = ix.rank(pos.mover, pos.opponent);
-        table[i as usize]
-            .value()
-            .ok_or(SolveError::UndecidedEntry(sub, i))
+        let table = self.table(sub).ok_or(SolveError::MissingTable(sub))?;
+        let index = ix.rank(pos.mover, pos.opponent);
+        let cell = &table[index as usize];
+        prefetch(cell);
+        Ok(Entry::Cell { sub, index, cell })
     }
+}
+
+/// A position's value in [`Known`], as [`Known::entry`] locates it.
+#[derive(Clone, Copy, Debug)]
+pub enum Entry<'a> {
+    /// Known without a table (the side to move is below 3 stones).
+    Known(Value),
+    /// The table entry at `index` of `sub`.
+    Cell {
+        /// The subspace.
+        sub: Subspace,
+        /// The index in it.
+        index: Index,
+        /// The entry.
+        cell: &'a Cell,
+    },
+}
+
+impl Entry<'_> {
+    /// The value; an error if the table holds none there.
+    pub fn value(self) -> Result<Value, SolveError> {
+        match self {
+            Entry::Known(v) => Ok(v),
+            Entry::Cell { sub, index, cell } => {
+                cell.value().ok_or(SolveError::UndecidedEntry(sub, index))
+            }
+        }
+    }
+}
+
+/// Asks the processor to bring `x` into its caches (a hint; no effect on the
+/// result).
+#[inline(always)]
+fn prefetch<T>(x: &T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: SSE, which the instruction needs, is part of every x86_64
+    // processor; a prefetch reads nothing the program sees and cannot fault
+    unsafe {
+        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
+            (x as *const T).cast::<i8>(),
+        );
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = x;
 }
 
 /// Why solving failed.

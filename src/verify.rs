@@ -2,13 +2,14 @@
 //! plies must follow from the stored values of the position's children. This is
 //! independent of the solver's predecessor generation.
 
-use crate::children::value_from_known;
-use crate::db::{DbDir, DbError};
+use crate::children::{Scratch, value_from_known};
+use crate::db::{DbDir, DbError, stores_plies};
 use crate::index::{Index, Indexer, Subspace};
 use crate::rules::Rules;
 use crate::solver::{Known, SolveError};
 use crate::value::{Cell, Value};
 use rayon::prelude::*;
+use std::collections::HashMap;
 use std::sync::Mutex;
 
 /// One entry whose stored value disagrees with its children.
@@ -40,6 +41,12 @@ pub struct VerifyReport {
 /// Mismatches kept as examples: those with the lowest indices.
 const EXAMPLES: usize = 10;
 
+/// The most memory [`verify_dir`] keeps in complete tables for later
+/// subspaces (beyond it, a table is derived again when needed): with it, a
+/// full check of the complete database of either variant derives about 6%
+/// of the cells again, at a peak of about 12 GB.
+const KEPT_BYTES: usize = 8 << 30;
+
 /// Checks the entries `table` of `sub` (as read from its file) against their
 /// children: every entry when `sample` is 1, otherwise the entries of every
 /// `sample`-th orbit block (a spread-out sample for a quick check of a large
@@ -53,77 +60,154 @@ pub fn verify_subspace(
     table: &[Cell],
     sample: usize,
 ) -> Result<VerifyReport, SolveError> {
-    let block = Indexer::block_size(sub) as usize;
-    let examples = Mutex::new(Vec::new());
+    let check = Check::new(ix, rules, known, sub);
     let (checked, mismatches) = table
-        .par_chunks(block)
+        .par_chunks(check.block)
         .enumerate()
         .step_by(sample.max(1))
-        .map_init(
-            || Vec::with_capacity(64),
-            |buf, (orbit, chunk)| -> Result<(u64, u64), SolveError> {
-                let (mut checked, mut bad) = (0u64, 0u64);
-                let base = (orbit * block) as Index;
-                let mut result = Ok(());
-                let mut seen = vec![false; chunk.len()];
-                ix.for_each_in_orbit(sub, orbit, |i, m, o| {
-                    if result.is_err() {
-                        return;
-                    }
-                    seen[(i - base) as usize] = true;
-                    let pos = sub.position(m, o);
-                    let expected = match value_from_known(ix, rules, known, &pos, buf) {
-                        Ok(v) => v,
-                        Err(e) => {
-                            result = Err(e);
-                            return;
-                        }
-                    };
-                    checked += 1;
-                    let stored = chunk[(i - base) as usize];
-                    if !stored.agrees_with(expected) {
-                        bad += 1;
-                        let mut ex = examples.lock().unwrap_or_else(|p| p.into_inner());
-                        // keep the lowest indices, whatever order the threads run in
-                        let m = Mismatch {
-                            index: i,
-                            position: pos.to_string(),
-                            stored,
-                            expected,
-                        };
-                        if ex.len() < EXAMPLES {
-                            ex.push(m);
-                        } else if let Some(worst) = ex.iter_mut().max_by_key(|m| m.index)
-                            && i < worst.index
-                        {
-                            *worst = m;
-                        }
-                    }
-                });
-                result?;
-                // slots that hold no position must say so
-                for (j, c) in chunk.iter().enumerate() {
-                    if !seen[j] && *c != Cell::UNUSED {
-                        bad += 1;
-                    }
-                }
-                Ok((checked, bad))
-            },
-        )
+        .map_init(Scratch::default, |scratch, (orbit, chunk)| {
+            check.orbit_block(orbit, chunk, None, scratch)
+        })
         .try_reduce(|| (0, 0), |a, b| Ok((a.0 + b.0, a.1 + b.1)))?;
-    let mut examples = examples.into_inner().unwrap_or_else(|p| p.into_inner());
-    examples.sort_by_key(|m| m.index);
-    Ok(VerifyReport {
-        subspace: sub,
-        checked,
-        mismatches,
-        examples,
-    })
+    Ok(check.report(checked, mismatches))
 }
 
-/// Verifies the movement subspaces of `only` (all present in `db` when empty),
-/// calling `report` after each, and stopping early when it returns `false`;
-/// `sample` as in [`verify_subspace`].
+/// [`verify_subspace`] of every entry, which also returns the table the
+/// children imply: the complete table of `sub` (plies included), whatever its
+/// file stores.
+pub fn verify_and_complete(
+    ix: &Indexer,
+    rules: Rules,
+    known: &Known,
+    sub: Subspace,
+    table: &[Cell],
+) -> Result<(VerifyReport, Vec<Cell>), SolveError> {
+    let check = Check::new(ix, rules, known, sub);
+    let mut complete = vec![Cell::UNUSED; table.len()];
+    let (checked, mismatches) = table
+        .par_chunks(check.block)
+        .zip(complete.par_chunks_mut(check.block))
+        .enumerate()
+        .map_init(Scratch::default, |scratch, (orbit, (chunk, out))| {
+            check.orbit_block(orbit, chunk, Some(out), scratch)
+        })
+        .try_reduce(|| (0, 0), |a, b| Ok((a.0 + b.0, a.1 + b.1)))?;
+    Ok((check.report(checked, mismatches), complete))
+}
+
+/// The check of one subspace's entries, an orbit block at a time.
+struct Check<'a> {
+    ix: &'a Indexer,
+    rules: Rules,
+    known: &'a Known,
+    sub: Subspace,
+    block: usize,
+    examples: Mutex<Vec<Mismatch>>,
+}
+
+impl<'a> Check<'a> {
+    fn new(ix: &'a Indexer, rules: Rules, known: &'a Known, sub: Subspace) -> Check<'a> {
+        Check {
+            ix,
+            rules,
+            known,
+            sub,
+            block: Indexer::block_size(sub) as usize,
+            examples: Mutex::new(Vec::new()),
+        }
+    }
+
+    /// Checks the entries `chunk` of orbit block `orbit`, writing the values
+    /// the children imply into `out` if given; returns the positions checked
+    /// and the entries that disagree.
+    fn orbit_block(
+        &self,
+        orbit: usize,
+        chunk: &[Cell],
+        mut out: Option<&mut [Cell]>,
+        scratch: &mut Scratch<'a>,
+    ) -> Result<(u64, u64), SolveError> {
+        let (mut checked, mut bad) = (0u64, 0u64);
+        let base = (orbit * self.block) as Index;
+        let mut result = Ok(());
+        let mut seen = vec![false; chunk.len()];
+        self.ix.for_each_in_orbit(self.sub, orbit, |i, m, o| {
+            if result.is_err() {
+                return;
+            }
+            let j = (i - base) as usize;
+            seen[j] = true;
+            let pos = self.sub.position(m, o);
+            let expected = match value_from_known(self.ix, self.rules, self.known, &pos, scratch) {
+                Ok(v) => v,
+                Err(e) => {
+                    result = Err(e);
+                    return;
+                }
+            };
+            if let Some(out) = out.as_deref_mut() {
+                out[j] = Cell::from_value(expected);
+            }
+            checked += 1;
+            let stored = chunk[j];
+            if !stored.agrees_with(expected) {
+                bad += 1;
+                self.note(Mismatch {
+                    index: i,
+                    position: pos.to_string(),
+                    stored,
+                    expected,
+                });
+            }
+        });
+        result?;
+        // slots that hold no position must say so
+        for (j, c) in chunk.iter().enumerate() {
+            if !seen[j] && *c != Cell::UNUSED {
+                bad += 1;
+            }
+        }
+        Ok((checked, bad))
+    }
+
+    /// Keeps `m` among the examples: those with the lowest indices, whatever
+    /// order the threads run in.
+    fn note(&self, m: Mismatch) {
+        let mut ex = self.examples.lock().unwrap_or_else(|p| p.into_inner());
+        if ex.len() < EXAMPLES {
+            ex.push(m);
+        } else if let Some(worst) = ex.iter_mut().max_by_key(|x| x.index)
+            && m.index < worst.index
+        {
+            *worst = m;
+        }
+    }
+
+    fn report(self, checked: u64, mismatches: u64) -> VerifyReport {
+        let mut examples = self
+            .examples
+            .into_inner()
+            .unwrap_or_else(|p| p.into_inner());
+        examples.sort_by_key(|m| m.index);
+        VerifyReport {
+            subspace: self.sub,
+            checked,
+            mismatches,
+            examples,
+        }
+    }
+}
+
+/// Verifies the subspaces and sectors of `only` (all present in `db` when
+/// empty), calling `report` after each, and stopping early when it returns
+/// `false`; `sample` as in [`verify_subspace`].
+///
+/// A table whose file stores no plies is verified before the tables whose
+/// moves lead into it: checking every entry gives its complete table, which is
+/// kept for them while one is left, within a memory budget (8 GB; see
+/// [`verify_dir_keeping`]). Otherwise (a sample, its own file not among those
+/// checked, or dropped for memory) its plies are derived from its children
+/// ([`DbDir::load_known`]).
 pub fn verify_dir(
     db: &DbDir,
     ix: &Indexer,
@@ -131,30 +215,72 @@ pub fn verify_dir(
     sample: usize,
     report: &mut dyn FnMut(&VerifyReport) -> bool,
 ) -> Result<Vec<VerifyReport>, DbError> {
-    let mut known = Known::new();
-    let mut out = vec![];
-    let subs = if only.is_empty() {
+    verify_dir_keeping(db, ix, only, sample, KEPT_BYTES, report)
+}
+
+/// [`verify_dir`] keeping at most `kept_bytes` of complete tables for later
+/// subspaces: the same reports whatever the budget, but less memory and more
+/// derivation with a smaller one.
+pub fn verify_dir_keeping(
+    db: &DbDir,
+    ix: &Indexer,
+    only: &[Subspace],
+    sample: usize,
+    kept_bytes: usize,
+    report: &mut dyn FnMut(&VerifyReport) -> bool,
+) -> Result<Vec<VerifyReport>, DbError> {
+    let subs = verify_order(if only.is_empty() {
         db.present()
     } else {
         only.to_vec()
-    };
+    });
     // every file asked for is there before hours of work start
     for &sub in &subs {
         db.open_table(sub)?;
     }
-    for sub in subs {
-        let needed: Vec<Subspace> = [Some(sub.negate()), sub.after_removal()]
-            .into_iter()
-            .flatten()
+    // the subspaces (by position in `subs`) whose moves lead into each table
+    let mut uses: HashMap<Subspace, Vec<usize>> = HashMap::new();
+    for (k, sub) in subs.iter().enumerate() {
+        for c in sub.successors() {
+            uses.entry(c).or_default().push(k);
+        }
+    }
+    let next_use = |s: Subspace, k: usize| uses.get(&s)?.iter().copied().find(|&j| j >= k);
+    let mut known = Known::new();
+    let mut out = vec![];
+    for (k, &sub) in subs.iter().enumerate() {
+        let needed = sub.successors();
+        // tables with plies are read again when needed; complete tables of
+        // files without plies are kept while a later subspace needs them
+        let kept: Vec<Subspace> = (known.subspaces().into_iter())
+            .filter(|&s| needed.contains(&s) || (!stores_plies(s) && next_use(s, k).is_some()))
             .collect();
-        known.retain(&needed);
+        known.retain(&kept);
         db.load_known(ix, &needed, &mut known)
             .map_err(|e| DbError::Needs {
                 subspace: sub,
                 source: Box::new(e),
             })?;
         let table = db.open_table(sub)?.read_all()?;
-        let r = verify_subspace(ix, db.rules(), &known, sub, &table, sample)?;
+        let r = if sample <= 1 && !stores_plies(sub) && next_use(sub, k + 1).is_some() {
+            let (r, complete) = verify_and_complete(ix, db.rules(), &known, sub, &table)?;
+            known.insert(sub, complete);
+            r
+        } else {
+            verify_subspace(ix, db.rules(), &known, sub, &table, sample)?
+        };
+        // within the memory budget, drop those needed again last
+        loop {
+            let cached: Vec<(Subspace, usize)> = (known.subspaces().into_iter())
+                .filter_map(|s| Some((s, next_use(s, k + 1)?)))
+                .filter(|&(s, _)| !stores_plies(s))
+                .collect();
+            let bytes: usize = cached.iter().map(|&(s, _)| known.bytes(s)).sum();
+            match cached.iter().max_by_key(|&&(_, next)| next) {
+                Some(&(s, _)) if bytes > kept_bytes => drop(known.take(s)),
+                _ => break,
+            }
+        }
         let go_on = report(&r);
         out.push(r);
         if !go_on {
@@ -162,4 +288,17 @@ pub fn verify_dir(
         }
     }
     Ok(out)
+}
+
+/// `subs` with the member of each movement pair whose file stores no plies
+/// first: its check needs only tables with plies, and gives the complete table
+/// the other member's check needs.
+fn verify_order(mut subs: Vec<Subspace>) -> Vec<Subspace> {
+    for k in 1..subs.len() {
+        let (a, b) = (subs[k - 1], subs[k]);
+        if b == a.negate() && stores_plies(a) && !stores_plies(b) {
+            subs.swap(k - 1, k);
+        }
+    }
+    subs
 }

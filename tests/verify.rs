@@ -11,7 +11,7 @@ use millbase::plan::Limits;
 use millbase::solver::count_values;
 use millbase::storage::write_table;
 use millbase::value::{Cell, Value};
-use millbase::verify::verify_dir;
+use millbase::verify::{verify_dir, verify_dir_keeping};
 
 #[test]
 fn a_planted_wrong_value_is_reported() {
@@ -132,4 +132,152 @@ fn a_planted_wrong_value_is_reported() {
     ]);
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("MOVER-OPPONENT"));
+}
+
+/// The reports of `verify_dir_keeping` with budget `kept` on the database in
+/// `dir`, as (subspace, checked, mismatches, example indices), sorted.
+fn reports(dir: &std::path::Path, kept: usize) -> Vec<(Subspace, u64, u64, Vec<u64>)> {
+    let ix = Indexer::new();
+    let mut r: Vec<_> =
+        verify_dir_keeping(&DbDir::open(dir).unwrap(), &ix, &[], 1, kept, &mut |_| true)
+            .unwrap()
+            .into_iter()
+            .map(|r| {
+                let ex = r.examples.iter().map(|m| m.index).collect();
+                (r.subspace, r.checked, r.mismatches, ex)
+            })
+            .collect();
+    r.sort_by_key(|x| x.0);
+    r
+}
+
+#[test]
+fn a_whole_database_check_finds_a_wrong_outcome_in_a_file_without_plies() {
+    // the whole check completes each file without plies from its own check
+    // and keeps it for the files whose moves lead into it; with no memory
+    // for that, each is derived again where needed: the same reports
+    let dir = tempfile::tempdir().unwrap();
+    let rules = Rules::default();
+    let ix = Indexer::new();
+    let limits = Limits {
+        max_stones: 4,
+        max_total: 7,
+        placement: true,
+        move_limit: None,
+    };
+    generate(dir.path(), rules, limits, &ix, &Silent).unwrap();
+    let clean = reports(dir.path(), usize::MAX);
+    assert_eq!(clean, reports(dir.path(), 0));
+    let subs = DbDir::open(dir.path()).unwrap().present();
+    assert_eq!(clean.len(), subs.len());
+    for (s, checked, bad, _) in &clean {
+        assert_eq!((*checked, *bad), (ix.classes(*s), 0), "{s}");
+    }
+
+    // a White-to-move sector (win/draw/loss only) that a Black-to-move
+    // sector's moves lead into: a win planted where the children say loss
+    let sub = (subs.iter().copied())
+        .find(|s| {
+            !s.is_movement()
+                && encoding_for(*s) == millbase::storage::Encoding::WdlOnly
+                && subs.iter().any(|p| p.successors().contains(s))
+        })
+        .unwrap();
+    let path = dir.path().join(file_name(sub));
+    let table = DbDir::open(dir.path()).unwrap().open_table(sub).unwrap();
+    let mut cells = table.read_all().unwrap();
+    let i = cells.iter().position(|&c| c == Cell::LOST).unwrap();
+    cells[i] = Cell::WON;
+    write_table(
+        &path,
+        rules,
+        sub,
+        &cells,
+        table.header.counts,
+        encoding_for(sub),
+    )
+    .unwrap();
+    let bad = reports(dir.path(), usize::MAX);
+    for (s, checked, n, ex) in &bad {
+        assert_eq!(*checked, ix.classes(*s), "{s}");
+        if *s == sub {
+            assert_eq!((*n, ex.as_slice()), (1, [i as u64].as_slice()));
+        } else {
+            assert_eq!(*n, 0, "{s}");
+        }
+    }
+}
+
+#[test]
+fn an_interrupted_check_goes_on_from_its_json_output() {
+    let dir = tempfile::tempdir().unwrap();
+    let ix = Indexer::new();
+    let limits = Limits {
+        max_stones: 3,
+        max_total: 6,
+        placement: true,
+        move_limit: None,
+    };
+    generate(dir.path(), Rules::default(), limits, &ix, &Silent).unwrap();
+    let db = dir.path().to_str().unwrap();
+    let whole = run(&["verify", "--db", db, "--json"]);
+    assert_eq!(whole.status.code(), Some(0));
+    let whole = String::from_utf8(whole.stdout).unwrap();
+    let rows: Vec<&str> = whole.lines().collect();
+    assert!(rows.len() > 4, "{whole}");
+
+    // the first rows, and half a row as a killed run leaves it
+    let done = dir.path().join("v.jsonl");
+    let half = &rows[3][..rows[3].len() / 2];
+    std::fs::write(&done, format!("{}\n{half}", rows[..3].join("\n"))).unwrap();
+    let go_on = |done: &std::path::Path| {
+        run(&[
+            "verify",
+            "--db",
+            db,
+            "--json",
+            "--done",
+            done.to_str().unwrap(),
+        ])
+    };
+    let rest = go_on(&done);
+    assert_eq!(rest.status.code(), Some(0));
+    let rest = String::from_utf8(rest.stdout).unwrap();
+    let mut all: Vec<&str> = rows[..3].iter().copied().chain(rest.lines()).collect();
+    let mut want = rows.clone();
+    all.sort();
+    want.sort();
+    assert_eq!(all, want);
+    // the text verdict counts the rows already done
+    let o = run(&["verify", "--db", db, "--done", done.to_str().unwrap()]);
+    let text = String::from_utf8(o.stdout).unwrap();
+    let checked: u64 = (rows.iter())
+        .map(|l| {
+            serde_json::from_str::<serde_json::Value>(l).unwrap()["checked"]
+                .as_u64()
+                .unwrap()
+        })
+        .sum();
+    assert!(
+        text.contains(&format!(
+            "ok: {checked} positions in {} subspaces",
+            rows.len()
+        )),
+        "{text}"
+    );
+
+    // a mismatch reported earlier still fails the check
+    let bad = rows[0].replace("\"mismatches\":0", "\"mismatches\":2");
+    assert_ne!(bad, rows[0]);
+    std::fs::write(&done, format!("{bad}\n")).unwrap();
+    let o = go_on(&done);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("2 mismatches"));
+
+    // a file that is not such output is refused, by name and line
+    std::fs::write(&done, format!("{}\nnot json\n", rows[0])).unwrap();
+    let o = go_on(&done);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("v.jsonl") && err.contains("line 2"), "{err}");
 }

@@ -7,6 +7,7 @@ use millbase::index::{Indexer, Subspace};
 use millbase::report::VerifyRow;
 use millbase::verify::{self, VerifyReport};
 use std::io::Write;
+use std::path::{Path, PathBuf};
 
 #[derive(Args)]
 pub struct VerifyArgs {
@@ -27,6 +28,41 @@ pub struct VerifyArgs {
     /// about 1/K of the positions): a quick check of a whole database.
     #[arg(long, value_name = "K", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
     sample: u32,
+    /// The `--json` output of an earlier, interrupted run of the same check:
+    /// the subspaces it reports are not checked again, and their results
+    /// count in the verdict. Append the new run's output to the same file:
+    /// `millbase verify --json --done v.jsonl >> v.jsonl`.
+    #[arg(long, value_name = "FILE")]
+    done: Option<PathBuf>,
+}
+
+/// The rows of an earlier run's `--json` output in `path`; an unfinished last
+/// line (the run stopped while writing it) is not a row.
+fn read_done(path: &Path) -> Result<Vec<VerifyRow>, Failure> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| Failure::input(format!("--done {}: {e}", path.display())))?;
+    let complete = text.rfind('\n').map_or("", |end| &text[..end]);
+    (complete.lines().enumerate())
+        .filter(|(_, l)| !l.trim().is_empty())
+        .map(|(k, l)| {
+            let row: VerifyRow = serde_json::from_str(l).map_err(|e| {
+                Failure::input(format!(
+                    "--done {}: line {} is not a line of `verify --json` ({e})",
+                    path.display(),
+                    k + 1
+                ))
+            })?;
+            if row.subspace().is_valid() {
+                Ok(row)
+            } else {
+                Err(Failure::input(format!(
+                    "--done {}: line {} names no subspace of the game",
+                    path.display(),
+                    k + 1
+                )))
+            }
+        })
+        .collect()
 }
 
 /// Parses a subspace `M-O` or a placement sector `M-O/MH-OH`.
@@ -55,28 +91,50 @@ pub fn run(a: VerifyArgs, out: &mut impl Write) -> Result<(), Failure> {
     a.threads.apply()?;
     let db = DbDir::open(&a.db.db)?;
     let ix = Indexer::new();
+    let done = match &a.done {
+        Some(path) => read_done(path)?,
+        None => vec![],
+    };
+    let asked = if a.subspace.is_empty() {
+        db.present()
+    } else {
+        a.subspace.clone()
+    };
+    let todo: Vec<Subspace> = (asked.iter().copied())
+        .filter(|s| !done.iter().any(|r| r.subspace() == *s))
+        .collect();
+    let done: Vec<VerifyRow> = (done.into_iter())
+        .filter(|r| asked.contains(&r.subspace()))
+        .collect();
     let mut written = Ok(());
-    let reports = verify::verify_dir(&db, &ix, &a.subspace, a.sample as usize, &mut |r| {
-        written = if a.json {
-            let row = VerifyRow {
-                mover: r.subspace.mover,
-                opponent: r.subspace.opponent,
-                mover_hand: r.subspace.mover_hand,
-                opponent_hand: r.subspace.opponent_hand,
-                checked: r.checked,
-                mismatches: r.mismatches,
-            };
-            super::write_json(out, &row)
-        } else {
-            writeln!(out, "{}", text(r)).map_err(Failure::from)
-        }
-        .and_then(|()| out.flush().map_err(Failure::from));
-        written.is_ok()
-    })?;
+    let reports = if todo.is_empty() {
+        vec![]
+    } else {
+        verify::verify_dir(&db, &ix, &todo, a.sample as usize, &mut |r| {
+            written = if a.json {
+                let row = VerifyRow {
+                    mover: r.subspace.mover,
+                    opponent: r.subspace.opponent,
+                    mover_hand: r.subspace.mover_hand,
+                    opponent_hand: r.subspace.opponent_hand,
+                    checked: r.checked,
+                    mismatches: r.mismatches,
+                };
+                super::write_json(out, &row)
+            } else {
+                writeln!(out, "{}", text(r)).map_err(Failure::from)
+            }
+            .and_then(|()| out.flush().map_err(Failure::from));
+            written.is_ok()
+        })?
+    };
     written?;
-    let bad: u64 = reports.iter().map(|r| r.mismatches).sum();
-    let checked: u64 = reports.iter().map(|r| r.checked).sum();
-    if reports.is_empty() {
+    let bad: u64 = reports.iter().map(|r| r.mismatches).sum::<u64>()
+        + done.iter().map(|r| r.mismatches).sum::<u64>();
+    let checked: u64 = reports.iter().map(|r| r.checked).sum::<u64>()
+        + done.iter().map(|r| r.checked).sum::<u64>();
+    let files = reports.len() + done.len();
+    if files == 0 {
         return Err(Failure::fault(format!(
             "{}: no subspace files to verify",
             a.db.db.display()
@@ -90,8 +148,7 @@ pub fn run(a: VerifyArgs, out: &mut impl Write) -> Result<(), Failure> {
     if !a.json {
         writeln!(
             out,
-            "ok: {checked} positions in {} subspaces ({} rules{}) agree with their children",
-            reports.len(),
+            "ok: {checked} positions in {files} subspaces ({} rules{}) agree with their children",
             db.rules().name(),
             if a.sample > 1 {
                 format!(", one orbit block in {}", a.sample)
