@@ -13,24 +13,24 @@ use millbase::storage::write_table;
 use millbase::value::{Cell, Value};
 use millbase::verify::{verify_dir, verify_dir_keeping};
 
+/// Builds the game's tables (no rule tables) of the game with at most
+/// `max_stones` a side and `max_total` in all, flying, into `dir`.
+fn build(dir: &std::path::Path, max_stones: u8, max_total: u8) {
+    let limits = Limits {
+        max_stones,
+        max_total,
+        placement: true,
+        move_limit: None,
+    };
+    generate(dir, Rules::default(), limits, &Indexer::new(), &Silent).unwrap();
+}
+
 #[test]
 fn a_planted_wrong_value_is_reported() {
     let dir = tempfile::tempdir().unwrap();
     let rules = Rules::default();
     let ix = Indexer::new();
-    generate(
-        dir.path(),
-        rules,
-        Limits {
-            max_stones: 3,
-            max_total: 6,
-            placement: true,
-            move_limit: None,
-        },
-        &ix,
-        &Silent,
-    )
-    .unwrap();
+    build(dir.path(), 3, 6);
     let sub = Subspace::movement(3, 3);
     let clean = verify_dir(&DbDir::open(dir.path()).unwrap(), &ix, &[], 1, &mut |_| {
         true
@@ -159,13 +159,7 @@ fn a_whole_database_check_finds_a_wrong_outcome_in_a_file_without_plies() {
     let dir = tempfile::tempdir().unwrap();
     let rules = Rules::default();
     let ix = Indexer::new();
-    let limits = Limits {
-        max_stones: 4,
-        max_total: 7,
-        placement: true,
-        move_limit: None,
-    };
-    generate(dir.path(), rules, limits, &ix, &Silent).unwrap();
+    build(dir.path(), 4, 7);
     let clean = reports(dir.path(), usize::MAX);
     assert_eq!(clean, reports(dir.path(), 0));
     let subs = DbDir::open(dir.path()).unwrap().present();
@@ -211,14 +205,7 @@ fn a_whole_database_check_finds_a_wrong_outcome_in_a_file_without_plies() {
 #[test]
 fn an_interrupted_check_goes_on_from_its_json_output() {
     let dir = tempfile::tempdir().unwrap();
-    let ix = Indexer::new();
-    let limits = Limits {
-        max_stones: 3,
-        max_total: 6,
-        placement: true,
-        move_limit: None,
-    };
-    generate(dir.path(), Rules::default(), limits, &ix, &Silent).unwrap();
+    build(dir.path(), 3, 6);
     let db = dir.path().to_str().unwrap();
     let whole = run(&["verify", "--db", db, "--json"]);
     assert_eq!(whole.status.code(), Some(0));
