@@ -22,32 +22,61 @@ const FIELDS: [&str; 9] = [
     "max_loss_plies",
 ];
 
-fn lines(text: &str) -> HashMap<(u64, u64), Json> {
+/// A line's sector: stones on the board and in hand of the side to move and of
+/// the other side (the hands are 0, or absent, on a movement line).
+type Key = (u64, u64, u64, u64);
+
+fn lines(text: &str) -> HashMap<Key, Json> {
     text.lines()
         .map(|l| {
             let v: Json = serde_json::from_str(l).expect("a JSON line");
+            let n = |k: &str| v[k].as_u64().unwrap_or(0);
             let key = (
-                v["mover"].as_u64().unwrap(),
-                v["opponent"].as_u64().unwrap(),
+                n("mover"),
+                n("opponent"),
+                n("mover_hand"),
+                n("opponent_hand"),
             );
             (key, v)
         })
         .collect()
 }
 
-fn reference(file: &str) -> HashMap<(u64, u64), Json> {
+fn key(sub: Subspace) -> Key {
+    (
+        sub.mover as u64,
+        sub.opponent as u64,
+        sub.mover_hand as u64,
+        sub.opponent_hand as u64,
+    )
+}
+
+fn reference(file: &str) -> HashMap<Key, Json> {
     let path = format!("{}/data/{file}", env!("CARGO_MANIFEST_DIR"));
     lines(&std::fs::read_to_string(&path).expect("reference file"))
 }
 
 fn check(file: &str, rules_flag: &[&str]) {
     let reference = reference(file);
-    // all 49 subspaces; counts add up; classes as the index counts them; every
-    // placement of the stones counted once over all images
+    // all 49 subspaces, and all placement sectors or none; counts add up;
+    // classes as the index counts them; every placement of the stones counted
+    // once over all images
     let ix = Indexer::new();
-    assert_eq!(reference.len(), 49, "{file}");
-    for sub in Subspace::all_movement() {
-        let r = &reference[&(sub.mover as u64, sub.opponent as u64)];
+    let movement = Subspace::all_movement();
+    let placement = Subspace::all_placement();
+    let movement_only = reference.len() == movement.len();
+    let sectors = if movement_only {
+        movement
+    } else {
+        assert_eq!(
+            reference.len(),
+            movement.len() + placement.len(),
+            "{file}: the 49 movement subspaces, and all placement sectors or none"
+        );
+        movement.into_iter().chain(placement).collect()
+    };
+    for sub in sectors {
+        let r = &reference[&key(sub)];
         let n = |k: &str| r[k].as_u64().unwrap();
         assert_eq!(n("classes"), ix.classes(sub), "{file} {sub}");
         assert_eq!(n("wins") + n("losses") + n("draws"), n("classes"), "{sub}");
@@ -69,7 +98,8 @@ fn check(file: &str, rules_flag: &[&str]) {
         assert!(n("max_loss_plies") % 2 == 0, "{file} {sub}");
     }
 
-    // a fresh database up to 4 stones a side reproduces the reference lines
+    // a fresh database of the game up to 4 stones a side reproduces the
+    // reference lines of its subspaces (and sectors, when the file has them)
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().to_str().unwrap();
     let mut args = vec![
@@ -78,7 +108,7 @@ fn check(file: &str, rules_flag: &[&str]) {
         db,
         "--max-stones",
         "4",
-        "--movement-only",
+        "--no-rule-tables",
         "--quiet",
     ];
     args.extend_from_slice(rules_flag);
@@ -86,12 +116,23 @@ fn check(file: &str, rules_flag: &[&str]) {
     let o = run(&["stats", "--db", db, "--json"]);
     assert!(o.status.success());
     let fresh = lines(&String::from_utf8(o.stdout).unwrap());
-    assert_eq!(fresh.len(), 4);
+    assert_eq!(
+        fresh.len(),
+        31,
+        "4 movement subspaces, 27 placement sectors"
+    );
+    let mut compared = 0;
     for (key, line) in &fresh {
+        let Some(reference) = reference.get(key) else {
+            assert!(key.2 + key.3 > 0, "{file}: no line for movement {key:?}");
+            continue;
+        };
         for f in FIELDS {
-            assert_eq!(line[f], reference[key][f], "{file} {key:?} {f}");
+            assert_eq!(line[f], reference[f], "{file} {key:?} {f}");
         }
+        compared += 1;
     }
+    assert_eq!(compared, if movement_only { 4 } else { 31 }, "{file}");
 }
 
 #[test]
@@ -106,7 +147,7 @@ fn no_flying_reference_counts() {
 
 /// The published table of an independent solver (`data/published-flying.tsv`,
 /// see `data/README.md`): `(mover, opponent) -> (wins, losses, draws)`.
-fn published() -> HashMap<(u64, u64), (u64, u64, u64)> {
+fn published() -> HashMap<Key, (u64, u64, u64)> {
     let path = format!("{}/data/published-flying.tsv", env!("CARGO_MANIFEST_DIR"));
     let text = std::fs::read_to_string(&path).expect("published table");
     text.lines()
@@ -115,7 +156,8 @@ fn published() -> HashMap<(u64, u64), (u64, u64, u64)> {
             let f: Vec<&str> = l.split('\t').collect();
             let (m, o) = f[0].split_once('-').unwrap();
             let n = |i: usize| f[i].parse::<u64>().unwrap();
-            ((m.parse().unwrap(), o.parse().unwrap()), (n(1), n(2), n(3)))
+            let (m, o) = (m.parse().unwrap(), o.parse().unwrap());
+            ((m, o, 0, 0), (n(1), n(2), n(3)))
         })
         .collect()
 }
@@ -126,12 +168,12 @@ fn flying_counts_equal_the_published_table_of_an_independent_solver() {
     let ours = reference("stats-flying.jsonl");
     assert_eq!(published.len(), 49);
     for sub in Subspace::all_movement() {
-        let key = (sub.mover as u64, sub.opponent as u64);
-        let r = &ours[&key];
-        let n = |k: &str| r[k].as_u64().unwrap();
+        let k = key(sub);
+        let r = &ours[&k];
+        let n = |field: &str| r[field].as_u64().unwrap();
         assert_eq!(
             (n("wins"), n("losses"), n("draws")),
-            published[&key],
+            published[&k],
             "{sub}: wins, losses, draws"
         );
     }
