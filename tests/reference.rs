@@ -30,12 +30,13 @@ fn lines(text: &str) -> HashMap<Key, Json> {
     text.lines()
         .map(|l| {
             let v: Json = serde_json::from_str(l).expect("a JSON line");
-            let n = |k: &str| v[k].as_u64().unwrap_or(0);
+            let board = |k: &str| v[k].as_u64().expect("stones on the board");
+            let hand = |k: &str| v[k].as_u64().unwrap_or(0);
             let key = (
-                n("mover"),
-                n("opponent"),
-                n("mover_hand"),
-                n("opponent_hand"),
+                board("mover"),
+                board("opponent"),
+                hand("mover_hand"),
+                hand("opponent_hand"),
             );
             (key, v)
         })
