@@ -8,7 +8,7 @@ use millbase::Rules;
 use millbase::db::DbDir;
 use millbase::generate;
 use millbase::index::{Indexer, Subspace};
-use millbase::plan::{Limits, all_sectors, placement_plan, plan};
+use millbase::plan::{Limits, all_sectors, all_subspaces, placement_plan, plan};
 use millbase::rules::{DEFAULT_MOVE_LIMIT, MAX_MOVE_LIMIT, MIN_STONES, STONES_PER_SIDE};
 use std::collections::HashMap;
 use std::io::Write;
@@ -49,24 +49,31 @@ pub struct GenerateArgs {
     quiet: bool,
 }
 
-/// What the project machine measured for one subspace (`data/generation-flying.tsv`).
+/// What the project machine measured for one subspace or sector
+/// (`data/generation-flying.tsv`).
 struct Measured {
-    pair_seconds: f64,
+    /// A movement subspace: the seconds of its colour-swap pair; a placement
+    /// sector: its own.
+    seconds: f64,
     peak_gb: f64,
     bytes: u64,
 }
 
-/// The measurements of the complete flying generation, by subspace.
+/// The measurements of the complete flying generation, by subspace and sector.
 fn measured() -> HashMap<Subspace, Measured> {
-    include_str!("../../data/generation-flying.tsv")
-        .lines()
+    parse_measured(include_str!("../../data/generation-flying.tsv"))
+}
+
+/// The rows of a table in the form of `data/generation-flying.tsv`; a row that
+/// does not parse is left out (the test below requires none is).
+fn parse_measured(text: &str) -> HashMap<Subspace, Measured> {
+    text.lines()
         .filter(|l| !l.starts_with('#') && !l.starts_with("subspace"))
         .filter_map(|l| {
             let f: Vec<&str> = l.split('\t').collect();
-            let (m, o) = f.first()?.split_once('-')?;
-            let sub = Subspace::movement(m.parse().ok()?, o.parse().ok()?);
+            let sub = f.first()?.parse().ok()?;
             let m = Measured {
-                pair_seconds: f.get(1)?.parse().ok()?,
+                seconds: f.get(1)?.parse().ok()?,
                 peak_gb: f.get(2)?.parse().ok()?,
                 bytes: f.get(3)?.parse().ok()?,
             };
@@ -109,26 +116,32 @@ fn plan_of(dir: &std::path::Path, rules: Rules, limits: Limits) -> (Vec<(Subspac
         })
         .collect();
     let m = |s: Subspace| table.get(&s);
+    let sectors = placement_plan(limits);
+    let sectors_todo: Vec<Subspace> = sectors
+        .iter()
+        .copied()
+        .filter(|&s| !dir.join(millbase::db::file_name(s)).exists())
+        .collect();
     let expected: Vec<(Subspace, f64)> = todo
         .iter()
-        .map(|&rep| (rep, m(rep).map_or(0.0, |x| x.pair_seconds)))
+        .chain(&sectors_todo)
+        .map(|&rep| (rep, m(rep).map_or(0.0, |x| x.seconds)))
         .collect();
-    let seconds: f64 = expected.iter().map(|e| e.1).sum();
-    let bytes: u64 = pairs
-        .iter()
-        .flat_map(|rep| rep.with_swap())
-        .filter_map(|s| m(s).map(|x| x.bytes))
-        .sum();
-    let peak = todo
-        .iter()
-        .filter_map(|&rep| m(rep).map(|x| x.peak_gb))
-        .fold(0.0, f64::max);
+    let seconds =
+        |subs: &[Subspace]| -> f64 { subs.iter().filter_map(|&s| m(s).map(|x| x.seconds)).sum() };
+    let bytes =
+        |files: &[Subspace]| -> u64 { files.iter().filter_map(|&s| m(s).map(|x| x.bytes)).sum() };
+    // a placement sector's peak is the process's, with what it holds from the
+    // sectors before: counted only when no movement pair is left to solve
+    let peak = if todo.is_empty() {
+        &sectors_todo
+    } else {
+        &todo
+    }
+    .iter()
+    .filter_map(|&rep| m(rep).map(|x| x.peak_gb))
+    .fold(0.0, f64::max);
     let subspaces: usize = pairs.iter().map(|p| p.with_swap().len()).sum();
-    let sectors = placement_plan(limits);
-    let sectors_todo = sectors
-        .iter()
-        .filter(|&&s| !dir.join(millbase::db::file_name(s)).exists())
-        .count();
     let rule_todo = limits.move_limit.map(|l| {
         let rule_dir = dir.join(format!("{}{l}", millbase::db::RULE_DIR_PREFIX));
         let missing = all_sectors(limits)
@@ -137,34 +150,56 @@ fn plan_of(dir: &std::path::Path, rules: Rules, limits: Limits) -> (Vec<(Subspac
             .count();
         (l, missing)
     });
-    let text = if todo.is_empty() && sectors_todo == 0 && rule_todo.is_none_or(|r| r.1 == 0) {
+    let text = if todo.is_empty() && sectors_todo.is_empty() && rule_todo.is_none_or(|r| r.1 == 0) {
         format!(
             "plan: all {subspaces} movement subspaces and {} placement sectors are there already ({} rules)",
             sectors.len(),
             rules.name()
         )
     } else {
+        // time and disk as measured, where the table has the subspaces
+        // (todo: pairs or sectors to solve; files: all of the phase)
+        let estimate = |todo: &[Subspace], files: &[Subspace]| {
+            let (t, b) = (seconds(todo), bytes(files));
+            if t > 0.0 {
+                format!(", about {}, {} of disk", duration(t), size(b as f64))
+            } else {
+                String::new()
+            }
+        };
         let movement = if todo.is_empty() {
             format!("the {subspaces} movement subspaces are there already")
         } else {
             format!(
-                "{} of {} movement subspace pairs to solve ({subspaces} subspaces); \
-                 measured on a 2-core, 24 GB machine for the flying rules (no-flying takes longer): \
-                 about {}, {} of disk, {} of memory at the peak",
+                "{} of {} movement subspace pairs to solve ({subspaces} subspaces){}",
                 todo.len(),
                 pairs.len(),
-                duration(seconds),
-                size(bytes as f64),
-                size(peak * 1e9)
+                estimate(&todo, &all_subspaces(limits))
             )
         };
         let placement = if sectors.is_empty() {
             String::new()
-        } else {
+        } else if sectors_todo.is_empty() {
             format!(
-                "; then {sectors_todo} of {} placement sectors (the phase with stones in hand)",
+                "; the {} placement sectors are there already",
                 sectors.len()
             )
+        } else {
+            format!(
+                "; then {} of {} placement sectors (the phase with stones in hand){}",
+                sectors_todo.len(),
+                sectors.len(),
+                estimate(&sectors_todo, &sectors)
+            )
+        };
+        let memory = if peak > 0.0 {
+            format!(
+                "; {} of memory at the peak (measured on a 2-core, 24 GB machine \
+                 for the flying rules; no-flying takes longer)",
+                size(peak * 1e9)
+            )
+        } else {
+            String::new()
         };
         let rule = rule_todo.map_or(String::new(), |(l, missing)| {
             format!(
@@ -173,7 +208,7 @@ fn plan_of(dir: &std::path::Path, rules: Rules, limits: Limits) -> (Vec<(Subspac
             )
         });
         format!(
-            "plan ({} rules, into {}): {movement}{placement}{rule}",
+            "plan ({} rules, into {}): {movement}{placement}{memory}{rule}",
             rules.name(),
             dir.display()
         )
@@ -229,4 +264,42 @@ pub fn run(a: GenerateArgs, out: &mut impl Write) -> Result<(), Failure> {
         ui.start.elapsed().as_secs_f64()
     )?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every row of `data/generation-flying.tsv` parses (a row that does not
+    /// would quietly leave its subspace out of the plan's estimate), and the
+    /// table covers the whole game: the 49 movement subspaces and the 497
+    /// placement sectors.
+    #[test]
+    fn the_measured_table_covers_every_subspace_and_sector() {
+        let text = include_str!("../../data/generation-flying.tsv");
+        let rows = text
+            .lines()
+            .filter(|l| !l.starts_with('#') && !l.starts_with("subspace"))
+            .count();
+        let table = measured();
+        assert_eq!(table.len(), rows, "rows that do not parse");
+        for sub in Subspace::all_movement()
+            .into_iter()
+            .chain(Subspace::all_placement())
+        {
+            let m = table
+                .get(&sub)
+                .unwrap_or_else(|| panic!("no row for {sub}"));
+            assert!(m.seconds >= 0.0 && m.peak_gb > 0.0 && m.bytes > 0, "{sub}");
+        }
+    }
+
+    #[test]
+    fn a_row_that_names_no_subspace_is_left_out() {
+        let t = parse_measured(
+            "subspace\tseconds\tpeak_gb\tbytes\n3-3\t0.2\t0.1\t10\n2-2\t1\t1\t1\n4-4/1-1\t2\t1\t5\n",
+        );
+        assert_eq!(t.len(), 2);
+        assert_eq!(t[&"4-4/1-1".parse::<Subspace>().unwrap()].bytes, 5);
+    }
 }
