@@ -101,8 +101,9 @@ pub fn duration(seconds: f64) -> String {
     }
 }
 
-/// The pairs to solve (those not all there yet) with their expected seconds,
-/// and a line telling the plan: work, time, disk and memory to expect.
+/// The movement pairs and placement sectors to solve (those not all there
+/// yet), in solving order with their expected seconds, and a line telling the
+/// plan: work, time, disk and memory to expect.
 fn plan_of(dir: &std::path::Path, rules: Rules, limits: Limits) -> (Vec<(Subspace, f64)>, String) {
     let table = measured();
     let pairs = plan(limits);
@@ -194,8 +195,8 @@ fn plan_of(dir: &std::path::Path, rules: Rules, limits: Limits) -> (Vec<(Subspac
         };
         let memory = if peak > 0.0 {
             format!(
-                "; {} of memory at the peak (measured on a 2-core, 24 GB machine \
-                 for the flying rules; no-flying takes longer)",
+                "; {} of memory at the peak (times, disk and memory as measured on a \
+                 2-core, 24 GB machine for the flying rules; no-flying takes longer)",
                 size(peak * 1e9)
             )
         } else {
