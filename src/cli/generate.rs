@@ -64,11 +64,17 @@ fn measured() -> HashMap<Subspace, Measured> {
     parse_measured(include_str!("../../data/generation-flying.tsv"))
 }
 
+/// The data rows of a table in the form of `data/generation-flying.tsv`
+/// (neither comments nor the header).
+fn data_rows(text: &str) -> impl Iterator<Item = &str> {
+    text.lines()
+        .filter(|l| !l.starts_with('#') && !l.starts_with("subspace"))
+}
+
 /// The rows of a table in the form of `data/generation-flying.tsv`; a row that
 /// does not parse is left out (the test below requires none is).
 fn parse_measured(text: &str) -> HashMap<Subspace, Measured> {
-    text.lines()
-        .filter(|l| !l.starts_with('#') && !l.starts_with("subspace"))
+    data_rows(text)
         .filter_map(|l| {
             let f: Vec<&str> = l.split('\t').collect();
             let sub = f.first()?.parse().ok()?;
@@ -277,11 +283,7 @@ mod tests {
     /// placement sectors.
     #[test]
     fn the_measured_table_covers_every_subspace_and_sector() {
-        let text = include_str!("../../data/generation-flying.tsv");
-        let rows = text
-            .lines()
-            .filter(|l| !l.starts_with('#') && !l.starts_with("subspace"))
-            .count();
+        let rows = data_rows(include_str!("../../data/generation-flying.tsv")).count();
         let table = measured();
         assert_eq!(table.len(), rows, "rows that do not parse");
         for sub in Subspace::all_movement()
