@@ -99,22 +99,22 @@ fn check(file: &str, rules_flag: &[&str]) {
         assert!(n("max_loss_plies") % 2 == 0, "{file} {sub}");
     }
 
-    // a fresh database of the game up to 4 stones a side reproduces the
-    // reference lines of its subspaces (and sectors, when the file has them)
+    let fresh = fresh(&["--no-rule-tables"], rules_flag, &[]);
+    compare(file, &reference, &fresh, &FIELDS, movement_only);
+}
+
+/// `stats --json` (with `stats_flags`) of a fresh database of the game up to 4
+/// stones a side, generated with `flags`: its 31 lines.
+fn fresh(flags: &[&str], rules_flag: &[&str], stats_flags: &[&str]) -> HashMap<Key, Json> {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().to_str().unwrap();
-    let mut args = vec![
-        "generate",
-        "--db",
-        db,
-        "--max-stones",
-        "4",
-        "--no-rule-tables",
-        "--quiet",
-    ];
+    let mut args = vec!["generate", "--db", db, "--max-stones", "4", "--quiet"];
+    args.extend_from_slice(flags);
     args.extend_from_slice(rules_flag);
     assert!(run(&args).status.success());
-    let o = run(&["stats", "--db", db, "--json"]);
+    let mut args = vec!["stats", "--db", db, "--json"];
+    args.extend_from_slice(stats_flags);
+    let o = run(&args);
     assert!(o.status.success());
     let fresh = lines(&String::from_utf8(o.stdout).unwrap());
     assert_eq!(
@@ -122,13 +122,26 @@ fn check(file: &str, rules_flag: &[&str]) {
         31,
         "4 movement subspaces, 27 placement sectors"
     );
+    fresh
+}
+
+/// The fresh database's lines equal the reference lines of their subspaces
+/// (and sectors, unless the reference file has movement lines only) in
+/// `fields`.
+fn compare(
+    file: &str,
+    reference: &HashMap<Key, Json>,
+    fresh: &HashMap<Key, Json>,
+    fields: &[&str],
+    movement_only: bool,
+) {
     let mut compared = 0;
-    for (key, line) in &fresh {
+    for (key, line) in fresh {
         let Some(reference) = reference.get(key) else {
             assert!(key.2 + key.3 > 0, "{file}: no line for movement {key:?}");
             continue;
         };
-        for f in FIELDS {
+        for f in fields {
             assert_eq!(line[f], reference[f], "{file} {key:?} {f}");
         }
         compared += 1;
@@ -178,4 +191,76 @@ fn flying_counts_equal_the_published_table_of_an_independent_solver() {
             "{sub}: wins, losses, draws"
         );
     }
+}
+
+const RULE_FIELDS: [&str; 14] = [
+    "move_limit",
+    "classes",
+    "wins",
+    "cursed_wins",
+    "draws",
+    "blessed_losses",
+    "losses",
+    "all_wins",
+    "all_cursed_wins",
+    "all_draws",
+    "all_blessed_losses",
+    "all_losses",
+    "max_win_dtc",
+    "max_loss_dtc",
+];
+
+/// The counts under the no-removal rule (`millbase stats --rule --json` of the
+/// complete flying database, limit 100): a line for every movement subspace,
+/// and for every placement sector or none, each splitting the game's counts
+/// (a win of the game is a win or a cursed win under the rule, a loss a loss
+/// or a blessed loss); and a fresh database of the game up to 4 stones a side
+/// reproduces its lines.
+#[test]
+fn flying_rule_reference_counts() {
+    let file = "rule-100-flying.jsonl";
+    let rule = reference(file);
+    let game = reference("stats-flying.jsonl");
+    let movement = Subspace::all_movement().len();
+    assert!(
+        rule.len() == movement || rule.len() == game.len(),
+        "{file}: the 49 movement subspaces, and all placement sectors or none"
+    );
+    for (key, r) in &rule {
+        let g = &game[key];
+        let n = |k: &str| r[k].as_u64().unwrap();
+        let gn = |k: &str| g[k].as_u64().unwrap();
+        assert_eq!(n("move_limit"), 100, "{file} {key:?}");
+        assert_eq!(n("classes"), gn("classes"), "{file} {key:?}");
+        for pre in ["", "all_"] {
+            let f = |k: &str| n(&format!("{pre}{k}"));
+            let gf = |k: &str| gn(&format!("{pre}{k}"));
+            assert_eq!(
+                f("wins") + f("cursed_wins"),
+                gf("wins"),
+                "{file} {key:?} {pre}"
+            );
+            assert_eq!(
+                f("losses") + f("blessed_losses"),
+                gf("losses"),
+                "{file} {key:?} {pre}"
+            );
+            assert_eq!(f("draws"), gf("draws"), "{file} {key:?} {pre}");
+        }
+        // a win under the rule reaches its removal or the end in an odd
+        // number of plies within the limit, a loss in an even one
+        assert_eq!(n("wins") == 0, n("max_win_dtc") == 0, "{file} {key:?}");
+        assert!(
+            n("wins") == 0 || n("max_win_dtc") % 2 == 1,
+            "{file} {key:?}"
+        );
+        assert!(n("max_loss_dtc") % 2 == 0, "{file} {key:?}");
+        assert!(n("losses") > 0 || n("max_loss_dtc") == 0, "{file} {key:?}");
+        assert!(
+            n("max_win_dtc").max(n("max_loss_dtc")) <= 100,
+            "{file} {key:?}"
+        );
+    }
+    let fresh = fresh(&[], &[], &["--rule"]);
+    compare(file, &rule, &fresh, &RULE_FIELDS, rule.len() == movement);
 }
