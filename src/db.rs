@@ -72,7 +72,7 @@ pub fn encoding_for(sub: Subspace) -> Encoding {
 /// by one ply, as the plies do).
 pub fn rule_encoding_for(sub: Subspace) -> Encoding {
     if stores_plies(sub) {
-        Encoding::Distance
+        Encoding::DistanceCode
     } else {
         Encoding::CountsOnly
     }
@@ -309,8 +309,10 @@ impl DbDir {
         let want = rule_encoding_for(sub);
         if !matches!(
             (t.header.encoding, want),
-            (Encoding::Distance | Encoding::WdlDistance, _)
-                | (Encoding::CountsOnly, Encoding::CountsOnly)
+            (
+                Encoding::DistanceCode | Encoding::Distance | Encoding::WdlDistance,
+                _
+            ) | (Encoding::CountsOnly, Encoding::CountsOnly)
         ) {
             return Err(corrupt(
                 path,
@@ -358,11 +360,11 @@ impl DbDir {
         counts: Counts,
     ) -> Result<u64, StorageError> {
         let dir = self.rule_dir(move_limit).join(WORK_DIR);
-        self.write_rule_file(&dir, sub, (cells, game), counts, Encoding::Distance)
+        self.write_rule_file(&dir, sub, (cells, game), counts, Encoding::DistanceCode)
     }
 
     /// Writes the rule table `cells` of `sub` into `dir` in `encoding`
-    /// ([`Encoding::Distance`] or [`Encoding::CountsOnly`]).
+    /// ([`Encoding::DistanceCode`] or [`Encoding::CountsOnly`]).
     fn write_rule_file(
         &self,
         dir: &Path,
@@ -374,7 +376,14 @@ impl DbDir {
         std::fs::create_dir_all(dir).map_err(io_err(dir))?;
         let path = dir.join(file_name(sub));
         if encoding != Encoding::CountsOnly {
-            return storage::write_rule_table(&path, self.rules, sub, cells, game, counts);
+            return storage::write_rule_table(
+                &path,
+                self.rules,
+                sub,
+                (cells, game),
+                counts,
+                encoding,
+            );
         }
         if game.len() != cells.len() {
             return Err(io_err(&path)(std::io::Error::other(

@@ -111,8 +111,10 @@ pub struct Upgraded {
 
 /// Rewrites every file in `dir` written in an older layout in the current
 /// one: format-1 files, placement files that store plies [`encoding_for`]
-/// does not ask for, and tables of the no-removal rule that hold their own
-/// win/draw/loss ([`Encoding::WdlDistance`]), one file at a time (each
+/// does not ask for, and tables of the no-removal rule in an earlier encoding
+/// ([`Encoding::WdlDistance`], with its own win/draw/loss;
+/// [`Encoding::Distance`], with uncoded distances; distances where
+/// [`rule_encoding_for`] asks for counts only), one file at a time (each
 /// atomically: an interrupted run can simply be repeated), calling `report`
 /// after each. Values and counts are unchanged.
 pub fn upgrade(

@@ -41,15 +41,20 @@ pub enum Encoding {
     /// written: the win/draw/loss stream under the rule and one byte per win
     /// or loss, its distance (at most [`crate::rules::MAX_MOVE_LIMIT`], any
     /// parity). Still read; `millbase upgrade` rewrites it as
-    /// [`Encoding::Distance`].
+    /// [`Encoding::DistanceCode`].
     WdlDistance,
     /// Format 2, tables of the no-removal rule: one byte per entry that the
     /// game's table of the same subspace decides (win or loss), the distance
     /// under the rule, or [`RULE_DRAW`] where the rule draws. The rule wins
     /// only positions the game wins and loses only those it loses, so the
     /// game's win/draw/loss stream serves both, and decoding needs the game's
-    /// table ([`Table::rule_block`]).
+    /// table ([`Table::rule_block`]). Still read; `millbase upgrade` rewrites
+    /// it as [`Encoding::DistanceCode`].
     Distance,
+    /// [`Encoding::Distance`] with each distance coded along the game's win
+    /// or loss ([`distance_code`]): the usual parity (odd for a win, even for
+    /// a loss) takes the codes 0 to 127, so that wins and losses share them.
+    DistanceCode,
     /// Format 2, tables of the no-removal rule: no entries, only the header
     /// (counts, largest distances). The distances follow from the children's
     /// stored tables by one ply, as the plies of [`Encoding::WdlOnly`] do
@@ -66,6 +71,7 @@ impl Encoding {
             Encoding::WdlDistance => 4,
             Encoding::Distance => 5,
             Encoding::CountsOnly => 6,
+            Encoding::DistanceCode => 7,
         }
     }
 }
@@ -76,15 +82,49 @@ const CODE_EXCEPTION: u8 = 255;
 const MAX_INLINE_PLIES: u16 = (CODE_EXCEPTION - 3) as u16;
 /// A plies byte of format 2 saying "in the exception table".
 const HALF_PLIES_EXCEPTION: u8 = 255;
-/// The distance byte of [`Encoding::Distance`] for a win or loss of the game
-/// that the no-removal rule draws (a cursed win, a blessed loss).
+/// The distance byte of [`Encoding::Distance`] and [`Encoding::DistanceCode`]
+/// for a win or loss of the game that the no-removal rule draws (a cursed
+/// win, a blessed loss).
 pub const RULE_DRAW: u8 = 255;
 /// zstd level: 3 compresses ~10x faster than 9 for files ~7% larger (measured on 6-6).
 const ZSTD_LEVEL: i32 = 3;
-/// zstd level of the distance streams of rule tables ([`Encoding::Distance`]):
-/// 4-10% smaller than level 3, at about twice its time (measured on the
-/// flying 6-5, 7-6 and 5-8/1-0 tables), a small part of a rule solve.
-const RULE_ZSTD_LEVEL: i32 = 6;
+/// zstd level of the distance streams of rule tables
+/// ([`Encoding::DistanceCode`]): 6% (6-9/1-0) and 9% (8-8) smaller than
+/// level 6, at about 5 times its time (1,000 blocks of each sampled from the
+/// complete flying tables and recompressed by the zstd tool: 2.9 MB in 0.31 s
+/// against 0.06 s, the cores shared), a small part of a rule solve.
+const RULE_ZSTD_LEVEL: i32 = 12;
+
+/// The byte of [`Encoding::DistanceCode`] for the distance `d` (at most
+/// [`crate::rules::MAX_MOVE_LIMIT`]) under the rule of an entry the game
+/// wins (`win`) or loses: `d / 2` for the usual parity (odd for a win, even
+/// for a loss: 0 to 127), `128 + (d - 1) / 2` for the other (128 to 254).
+/// `None` for a win at distance 0, which cannot be.
+pub fn distance_code(d: u16, win: bool) -> Option<u8> {
+    if d > crate::rules::MAX_MOVE_LIMIT || (win && d == 0) {
+        return None;
+    }
+    let code = if (d % 2 == 1) == win {
+        d / 2
+    } else {
+        128 + (d - 1) / 2
+    };
+    u8::try_from(code).ok()
+}
+
+/// The distance of [`Encoding::DistanceCode`] byte `code` (not
+/// [`RULE_DRAW`]) of an entry the game wins (`win`) or loses; `None` for a
+/// code no distance has (127 of a win).
+pub fn distance_of_code(code: u8, win: bool) -> Option<u16> {
+    let c = u16::from(code);
+    match (code, win) {
+        (RULE_DRAW, _) | (127, true) => None,
+        (0..=126, true) => Some(2 * c + 1),
+        (128.., true) => Some(2 * (c - 127)),
+        (0..=127, false) => Some(2 * c),
+        (128.., false) => Some(2 * (c - 128) + 1),
+    }
+}
 
 /// A fault in a database file or directory, naming the file.
 #[derive(Debug)]
@@ -330,6 +370,7 @@ impl Header {
             (2, 4) => Encoding::WdlDistance,
             (2, 5) => Encoding::Distance,
             (2, 6) => Encoding::CountsOnly,
+            (2, 7) => Encoding::DistanceCode,
             (v, e) => {
                 return Err(corrupt(
                     path,
@@ -411,7 +452,7 @@ fn plies_value(n: u16) -> Value {
 type EncodedBlock = (Vec<u8>, Vec<(u64, u16)>);
 
 /// Encodes and compresses the cells of one block (the first at index `first`;
-/// for [`Encoding::Distance`], `game` holds the game's cells of the block).
+/// for the distance encodings, `game` holds the game's cells of the block).
 fn encode_block(
     zc: &mut zstd::bulk::Compressor<'_>,
     encoding: Encoding,
@@ -434,22 +475,29 @@ fn encode_block(
             }
             zc.compress(&codes)?
         }
-        Encoding::Distance => {
+        Encoding::Distance | Encoding::DistanceCode => {
             // write_encoded checked that the game's table has the same size
             let game = game.ok_or_else(|| {
                 std::io::Error::other("a rule table is written with the game's table")
             })?;
+            let coded = encoding == Encoding::DistanceCode;
             let mut distances = vec![];
             for (j, (&c, &g)) in cells.iter().zip(game).enumerate() {
                 let byte = match (g.wdl_code(), c.value()) {
                     (0 | 1, _) if c.wdl_code() == g.wdl_code() => continue,
-                    (2 | 3, Some(Value::Draw)) => RULE_DRAW,
+                    (2 | 3, Some(Value::Draw)) => Some(RULE_DRAW),
+                    (2, Some(Value::Win(d))) if coded => distance_code(d, true),
+                    (3, Some(Value::Loss(d))) if coded => distance_code(d, false),
                     (2, Some(Value::Win(d))) | (3, Some(Value::Loss(d)))
                         if d < RULE_DRAW as u16 =>
                     {
-                        d as u8
+                        Some(d as u8)
                     }
-                    _ => {
+                    _ => None,
+                };
+                let byte = match byte {
+                    Some(b) => b,
+                    None => {
                         return Err(std::io::Error::other(format!(
                             "entry {}: the rule's value {:?} does not fit the game's \
                              win/draw/loss code {}",
@@ -507,7 +555,7 @@ fn encode_block(
 
 /// Writes the table of `sub` (one cell per index; every canonical slot holds a
 /// final value) atomically to `path` with `encoding` ([`crate::db::encoding_for`]
-/// for a database file; not [`Encoding::Distance`], see [`write_rule_table`]).
+/// for a database file; not a distance encoding, see [`write_rule_table`]).
 /// Returns the bytes written.
 pub fn write_table(
     path: &Path,
@@ -521,17 +569,24 @@ pub fn write_table(
 }
 
 /// Writes the table of the no-removal rule of `sub` (`cells`: distances,
-/// [`crate::counter`]) atomically to `path` in [`Encoding::Distance`], along
-/// the game's table `game` of the same subspace. Returns the bytes written.
+/// [`crate::counter`]) atomically to `path` in `encoding`
+/// ([`Encoding::DistanceCode`], as written now, or the earlier
+/// [`Encoding::Distance`]), along the game's table `game` of the same
+/// subspace. Returns the bytes written.
 pub fn write_rule_table(
     path: &Path,
     rules: Rules,
     sub: Subspace,
-    cells: &[Cell],
-    game: &[Cell],
+    (cells, game): (&[Cell], &[Cell]),
     counts: Counts,
+    encoding: Encoding,
 ) -> Result<u64, StorageError> {
-    let encoding = Encoding::Distance;
+    if !matches!(encoding, Encoding::Distance | Encoding::DistanceCode) {
+        return Err(StorageError::Io {
+            path: path.to_path_buf(),
+            source: std::io::Error::other(format!("{encoding:?} is not a distance encoding")),
+        });
+    }
     write_encoded(path, rules, sub, (cells, Some(game)), counts, encoding)
 }
 
@@ -831,7 +886,7 @@ impl Table {
     }
 
     /// Decodes block `b` into cells, checking its checksum and size. A table
-    /// in [`Encoding::Distance`] decodes with [`Table::rule_block`] only.
+    /// in a distance encoding decodes with [`Table::rule_block`] only.
     pub fn block(&self, b: usize) -> Result<Vec<Cell>, StorageError> {
         let mut out = vec![];
         let mut zd = zstd::bulk::Decompressor::default();
@@ -861,7 +916,7 @@ impl Table {
     }
 
     /// [`Table::block`] with a caller's decompressor and buffer (reused);
-    /// `game`: the game's cells of the block, for [`Encoding::Distance`].
+    /// `game`: the game's cells of the block, for the distance encodings.
     fn block_with(
         &self,
         zd: &mut zstd::bulk::Decompressor<'_>,
@@ -905,7 +960,8 @@ impl Table {
             }
             return Ok(());
         }
-        if self.header.encoding == Encoding::Distance {
+        let coded = self.header.encoding == Encoding::DistanceCode;
+        if coded || self.header.encoding == Encoding::Distance {
             let game = game.ok_or_else(|| {
                 fault("is of a rule table: it decodes with the game's table".into())
             })?;
@@ -926,21 +982,28 @@ impl Table {
             };
             let mut next = distances.iter();
             for (j, g) in game.iter().enumerate() {
-                let d = if g.wdl_code() >= 2 { next.next() } else { None };
-                out.push(match (g.wdl_code(), d) {
-                    (0, _) => Cell::UNUSED,
-                    (1, _) => Cell::DRAW,
-                    (_, Some(&RULE_DRAW)) => Cell::DRAW,
-                    (_, Some(&d)) if u16::from(d) > crate::rules::MAX_MOVE_LIMIT => {
+                let (code, win) = (g.wdl_code(), g.wdl_code() == 2);
+                let byte = if code >= 2 { next.next() } else { None };
+                let d = match byte {
+                    Some(&RULE_DRAW) | None => None,
+                    Some(&b) if coded => Some(distance_of_code(b, win)),
+                    Some(&b) => Some(Some(u16::from(b))),
+                };
+                out.push(match (code, byte, d) {
+                    (0, ..) => Cell::UNUSED,
+                    (1, ..) => Cell::DRAW,
+                    (_, Some(&RULE_DRAW), _) => Cell::DRAW,
+                    (_, _, Some(Some(d))) if d <= crate::rules::MAX_MOVE_LIMIT => {
+                        Cell::from_value(if win { Value::Win(d) } else { Value::Loss(d) })
+                    }
+                    (_, Some(_), _) => {
                         return Err(fault(format!(
-                            "entry {} has a distance beyond {}",
+                            "entry {} has no distance up to {}",
                             first + j as u64,
                             crate::rules::MAX_MOVE_LIMIT
                         )));
                     }
-                    (2, Some(&d)) => Cell::from_value(Value::Win(d.into())),
-                    (_, Some(&d)) => Cell::from_value(Value::Loss(d.into())),
-                    (_, None) => unreachable!("one distance per decided entry"),
+                    (_, None, _) => unreachable!("one distance per decided entry"),
                 });
             }
             return Ok(());

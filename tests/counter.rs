@@ -180,6 +180,7 @@ fn four_stones_no_flying_limit_20() {
 fn distance_tables_round_trip_through_files() {
     use millbase::storage::{self, Encoding, Table};
     use millbase::value::Value;
+    const CODED: Encoding = Encoding::DistanceCode;
     let ix = Indexer::new();
     let limits = Limits {
         max_stones: 3,
@@ -193,15 +194,20 @@ fn distance_tables_round_trip_through_files() {
     for (sub, cells) in &distances {
         let path = dir.path().join(millbase::db::file_name(*sub));
         let counts = millbase::solver::count_values(&ix, *sub, cells);
-        storage::write_rule_table(&path, rules, *sub, cells, &game[sub], counts).unwrap();
+        let tables = (&cells[..], &game[sub][..]);
+        storage::write_rule_table(&path, rules, *sub, tables, counts, CODED).unwrap();
         let t = Table::open(&path, rules, *sub).unwrap();
-        assert_eq!(t.header.encoding, Encoding::Distance);
+        assert_eq!(t.header.encoding, CODED);
         assert!(t.read_rule(&game[sub]).unwrap() == *cells, "{sub}");
         // it decodes along the game's table only
         assert!(t.read_all().is_err());
-        // and the old layout, with its own win/draw/loss, reads the same
+        // and the earlier layouts, with their own win/draw/loss or with
+        // uncoded distances, read the same
         let old = dir.path().join("old.mdb");
         storage::write_table(&old, rules, *sub, cells, counts, Encoding::WdlDistance).unwrap();
+        let t = Table::open(&old, rules, *sub).unwrap();
+        assert!(t.read_rule(&game[sub]).unwrap() == *cells, "{sub}");
+        storage::write_rule_table(&old, rules, *sub, tables, counts, Encoding::Distance).unwrap();
         let t = Table::open(&old, rules, *sub).unwrap();
         assert!(t.read_rule(&game[sub]).unwrap() == *cells, "{sub}");
     }
@@ -237,15 +243,19 @@ fn distance_tables_round_trip_through_files() {
     }
     let path = dir.path().join("synthetic.mdb");
     let counts = millbase::solver::count_values(&ix, sub, &cells);
-    storage::write_rule_table(&path, rules, sub, &cells, &game[&sub], counts).unwrap();
-    let t = Table::open(&path, rules, sub).unwrap();
-    assert!(t.read_rule(&game[&sub]).unwrap() == cells);
+    for encoding in [CODED, Encoding::Distance] {
+        let tables = (&cells[..], &game[&sub][..]);
+        storage::write_rule_table(&path, rules, sub, tables, counts, encoding).unwrap();
+        let t = Table::open(&path, rules, sub).unwrap();
+        assert!(t.read_rule(&game[&sub]).unwrap() == cells, "{encoding:?}");
+    }
     // a rule's win where the game loses is refused
     let lost = (0..cells.len())
         .find(|&i| matches!(game[&sub][i].value(), Some(Value::Loss(_))))
         .unwrap();
     cells[lost] = millbase::value::Cell::from_value(Value::Win(3));
-    assert!(storage::write_rule_table(&path, rules, sub, &cells, &game[&sub], counts).is_err());
+    let tables = (&cells[..], &game[&sub][..]);
+    assert!(storage::write_rule_table(&path, rules, sub, tables, counts, CODED).is_err());
     // every single-byte change of a distance file is found
     let sub = Subspace::movement(3, 3);
     let path = dir.path().join(millbase::db::file_name(sub));
@@ -257,6 +267,36 @@ fn distance_tables_round_trip_through_files() {
         std::fs::write(&scratch, &b).unwrap();
         let r = Table::open(&scratch, rules, sub).and_then(|t| t.read_rule(&game[&sub]));
         assert!(r.is_err(), "a change at byte {i} went unnoticed");
+    }
+}
+
+/// Every distance of a win or loss round-trips through its byte of
+/// encoding 7, the usual parity (odd for a win, even for a loss) below 128;
+/// no two distances share a byte, none takes the draw's, and every byte that
+/// decodes codes back.
+#[test]
+fn distance_codes_round_trip() {
+    use millbase::rules::MAX_MOVE_LIMIT;
+    use millbase::storage::{RULE_DRAW, distance_code, distance_of_code};
+    for win in [true, false] {
+        let mut seen = std::collections::HashSet::new();
+        for d in 0..=MAX_MOVE_LIMIT {
+            let Some(c) = distance_code(d, win) else {
+                assert!(win && d == 0, "{d} {win}");
+                continue;
+            };
+            assert_ne!(c, RULE_DRAW);
+            assert!(seen.insert(c), "{d} {win}");
+            assert_eq!(distance_of_code(c, win), Some(d));
+            assert_eq!(c < 128, (d % 2 == 1) == win, "{d} {win}");
+        }
+        assert_eq!(distance_code(MAX_MOVE_LIMIT + 1, win), None);
+        for c in 0..=u8::MAX {
+            if let Some(d) = distance_of_code(c, win) {
+                assert_eq!(distance_code(d, win), Some(c), "{c} {win}");
+            }
+        }
+        assert_eq!(seen.len(), if win { 254 } else { 255 });
     }
 }
 
@@ -295,7 +335,7 @@ fn generate_writes_the_distance_tables_and_rebuilds_a_damaged_one() {
     for &sub in &present {
         // where the file stores counts only, by one ply from the children
         let t = db.open_rule_table(20, sub).unwrap();
-        let stored = t.header.encoding == millbase::storage::Encoding::Distance;
+        let stored = t.header.encoding == millbase::storage::Encoding::DistanceCode;
         assert_eq!(stored, millbase::db::stores_plies(sub), "{sub}");
         if !stored {
             counts_only.push(sub);
@@ -322,7 +362,7 @@ fn generate_writes_the_distance_tables_and_rebuilds_a_damaged_one() {
     assert_eq!(rebuilt[0].move_limit, Some(20));
     assert_eq!(std::fs::read(&path).unwrap(), good);
     // a table in the first layout (its own win/draw/loss) is read the same,
-    // kept by generate, and rewritten by upgrade
+    // kept by generate, and rewritten by upgrade; so are those below
     let sub = present[1];
     let path = db.rule_dir(20).join(millbase::db::file_name(sub));
     let new_layout = std::fs::read(&path).unwrap();
@@ -336,9 +376,23 @@ fn generate_writes_the_distance_tables_and_rebuilds_a_damaged_one() {
     let other_new = std::fs::read(&other_path).unwrap();
     let game = db.read_outcomes(other).unwrap();
     let counts = db.open_rule_table(20, other).unwrap().header.counts;
-    millbase::storage::write_rule_table(&other_path, rules, other, &want[&other], &game, counts)
-        .unwrap();
+    let coded = millbase::storage::Encoding::DistanceCode;
+    let tables = (&want[&other][..], &game[..]);
+    millbase::storage::write_rule_table(&other_path, rules, other, tables, counts, coded).unwrap();
     assert!(db.read_rule_table(&ix, 20, other).unwrap() == want[&other]);
+    // and one with uncoded distances (encoding 5)
+    let third = *(present.iter())
+        .find(|&&s| s != present[0] && s != sub && millbase::db::stores_plies(s))
+        .unwrap();
+    let third_path = db.rule_dir(20).join(millbase::db::file_name(third));
+    let third_new = std::fs::read(&third_path).unwrap();
+    let game = db.read_outcomes(third).unwrap();
+    let counts = db.open_rule_table(20, third).unwrap().header.counts;
+    let uncoded = millbase::storage::Encoding::Distance;
+    let tables = (&want[&third][..], &game[..]);
+    millbase::storage::write_rule_table(&third_path, rules, third, tables, counts, uncoded)
+        .unwrap();
+    assert!(db.read_rule_table(&ix, 20, third).unwrap() == want[&third]);
     let reports = generate(dir.path(), rules, limits, &ix, &Silent).unwrap();
     assert!(reports.iter().all(|r| r.skipped));
     let mut upgraded: Vec<_> = millbase::generate::upgrade(dir.path(), &mut |_| {})
@@ -347,11 +401,12 @@ fn generate_writes_the_distance_tables_and_rebuilds_a_damaged_one() {
         .map(|u| (u.subspace, u.move_limit))
         .collect();
     upgraded.sort();
-    let mut expected = vec![(sub, Some(20)), (other, Some(20))];
+    let mut expected = vec![(sub, Some(20)), (other, Some(20)), (third, Some(20))];
     expected.sort();
     assert_eq!(upgraded, expected);
     assert_eq!(std::fs::read(&path).unwrap(), new_layout);
     assert_eq!(std::fs::read(&other_path).unwrap(), other_new);
+    assert_eq!(std::fs::read(&third_path).unwrap(), third_new);
 }
 
 /// The outcome of a game under the no-removal rule as the naive rules judge
