@@ -370,29 +370,26 @@ fn generate_writes_the_distance_tables_and_rebuilds_a_damaged_one() {
     let enc = millbase::storage::Encoding::WdlDistance;
     millbase::storage::write_table(&path, rules, sub, &want[&sub], counts, enc).unwrap();
     assert!(db.read_rule_table(&ix, 20, sub).unwrap() == want[&sub]);
+    // `s`'s rule table rewritten in the distance encoding `encoding` reads
+    // the same: its path and the bytes generate wrote there
+    let rewrite = |s: Subspace, encoding| {
+        let path = db.rule_dir(20).join(millbase::db::file_name(s));
+        let bytes = std::fs::read(&path).unwrap();
+        let game = db.read_outcomes(s).unwrap();
+        let counts = db.open_rule_table(20, s).unwrap().header.counts;
+        let tables = (&want[&s][..], &game[..]);
+        millbase::storage::write_rule_table(&path, rules, s, tables, counts, encoding).unwrap();
+        assert!(db.read_rule_table(&ix, 20, s).unwrap() == want[&s], "{s}");
+        (path, bytes)
+    };
     // and one that stores the distances of a table that now stores counts only
     let other = counts_only[counts_only.len() / 2];
-    let other_path = db.rule_dir(20).join(millbase::db::file_name(other));
-    let other_new = std::fs::read(&other_path).unwrap();
-    let game = db.read_outcomes(other).unwrap();
-    let counts = db.open_rule_table(20, other).unwrap().header.counts;
-    let coded = millbase::storage::Encoding::DistanceCode;
-    let tables = (&want[&other][..], &game[..]);
-    millbase::storage::write_rule_table(&other_path, rules, other, tables, counts, coded).unwrap();
-    assert!(db.read_rule_table(&ix, 20, other).unwrap() == want[&other]);
+    let (other_path, other_new) = rewrite(other, millbase::storage::Encoding::DistanceCode);
     // and one with uncoded distances (encoding 5)
     let third = *(present.iter())
         .find(|&&s| s != present[0] && s != sub && millbase::db::stores_plies(s))
         .unwrap();
-    let third_path = db.rule_dir(20).join(millbase::db::file_name(third));
-    let third_new = std::fs::read(&third_path).unwrap();
-    let game = db.read_outcomes(third).unwrap();
-    let counts = db.open_rule_table(20, third).unwrap().header.counts;
-    let uncoded = millbase::storage::Encoding::Distance;
-    let tables = (&want[&third][..], &game[..]);
-    millbase::storage::write_rule_table(&third_path, rules, third, tables, counts, uncoded)
-        .unwrap();
-    assert!(db.read_rule_table(&ix, 20, third).unwrap() == want[&third]);
+    let (third_path, third_new) = rewrite(third, millbase::storage::Encoding::Distance);
     let reports = generate(dir.path(), rules, limits, &ix, &Silent).unwrap();
     assert!(reports.iter().all(|r| r.skipped));
     let mut upgraded: Vec<_> = millbase::generate::upgrade(dir.path(), &mut |_| {})
