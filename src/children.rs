@@ -3,7 +3,8 @@
 //! (the solver's removal tables, `verify`, and the probe's one-ply search).
 
 use crate::counter;
-use crate::index::{Index, Indexer, Subspace};
+use crate::geometry::Bits;
+use crate::index::{Index, Indexer, MoverContext, Subspace};
 use crate::moves::{self, Move};
 use crate::position::Position;
 use crate::rules::Rules;
@@ -68,7 +69,7 @@ fn from_moves<E>(
 
 /// The value of `pos` from its children's values in `known`.
 pub fn value_from_known<'k>(
-    ix: &Indexer,
+    ix: &'k Indexer,
     rules: Rules,
     known: &'k Known,
     pos: &Position,
@@ -83,25 +84,60 @@ pub fn value_from_known<'k>(
 pub struct Scratch<'k> {
     moves: Vec<Move>,
     entries: Vec<Entry<'k>>,
+    contexts: Contexts<'k>,
+}
+
+/// The mover contexts of the children's mover sets seen last: a child's mover
+/// set is its parent's opponent set, less a stone a mill removed, so the
+/// children of positions visited by opponent set ([`Indexer::for_each_by_opponent`])
+/// share a few.
+#[derive(Default)]
+struct Contexts<'k> {
+    recent: Vec<(Bits, MoverContext<'k>)>,
+}
+
+/// Most contexts [`Contexts`] keeps: more than a position's children need.
+const CONTEXTS: usize = 16;
+
+impl<'k> Contexts<'k> {
+    /// [`Indexer::rank`] of `(mover, opponent)`.
+    fn rank(&mut self, ix: &'k Indexer, mover: Bits, opponent: Bits) -> Index {
+        let k = match self.recent.iter().position(|(m, _)| *m == mover) {
+            Some(k) => k,
+            None => {
+                if self.recent.len() == CONTEXTS {
+                    self.recent.clear();
+                }
+                self.recent.push((mover, ix.mover_context(mover)));
+                self.recent.len() - 1
+            }
+        };
+        Indexer::rank_with(&self.recent[k].1, opponent)
+    }
 }
 
 /// [`from_moves`] with the children's values from `known`, turned by `adjust`
 /// (given the move): every child's entry is located first, then all are read,
 /// so that the reads of large tables, random in memory, overlap.
 fn from_known<'k>(
-    ix: &Indexer,
+    ix: &'k Indexer,
     rules: Rules,
     known: &'k Known,
     pos: &Position,
     scratch: &mut Scratch<'k>,
     adjust: impl Fn(Value, Move) -> Value,
 ) -> Result<Option<Value>, SolveError> {
-    let Scratch { moves, entries } = scratch;
+    let Scratch {
+        moves,
+        entries,
+        contexts,
+    } = scratch;
     moves.clear();
     moves::generate(pos, rules, moves);
     entries.clear();
     for &mv in moves.iter() {
-        entries.push(known.entry(ix, &moves::apply(pos, mv))?);
+        let child = moves::apply(pos, mv);
+        entries.push(known.entry_ranked(&child, |c| contexts.rank(ix, c.mover, c.opponent))?);
     }
     let mut failed = None;
     let v = Value::from_children(entries.iter().zip(moves.iter()).map_while(|(e, &mv)| {

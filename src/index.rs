@@ -602,6 +602,29 @@ impl Indexer {
         }
     }
 
+    /// Calls `f(mover, opponent)` once for every symmetry class of `sub` whose
+    /// opponent set lies in orbit `orbit` of the `sub.opponent`-point sets
+    /// (`0..orbits(sub.opponent)`): the opponent set is the orbit's least set,
+    /// the mover set the least of its images under that set's own symmetries.
+    /// Over all orbits, every class of `sub` once; [`Indexer::rank`] gives
+    /// its slot. After a move the opponent moves, so the children of one
+    /// call's positions have few mover sets (the opponent set, or that set
+    /// less a removed stone) and lie in few blocks of their tables.
+    pub fn for_each_by_opponent(&self, sub: Subspace, orbit: usize, mut f: impl FnMut(Bits, Bits)) {
+        let opponent = self.orbit_rep(sub.opponent, orbit);
+        let stabiliser = self.stabiliser(sub.opponent, orbit);
+        let mut squeezed: Bits = (1 << sub.mover) - 1;
+        for _ in 0..BINOM[POINTS - sub.opponent as usize][sub.mover as usize] {
+            let mover = unsqueeze(squeezed, opponent);
+            if sub.mover > 0 {
+                squeezed = next_same_size(squeezed);
+            }
+            if stabiliser == 1 || points(stabiliser as Bits).all(|s| transform(s, mover) >= mover) {
+                f(mover, opponent);
+            }
+        }
+    }
+
     /// Number of canonical positions (symmetry classes) in `sub`.
     pub fn classes(&self, sub: Subspace) -> u64 {
         let t = self.table(sub.mover);
@@ -744,6 +767,36 @@ mod tests {
         );
         assert_eq!(p.to_string(), "2-2/7-7");
         assert_eq!(Subspace::all_movement().len(), 49);
+    }
+
+    #[test]
+    fn by_opponent_visits_every_canonical_slot_once() {
+        let ix = Indexer::new();
+        for (m, o) in [(3, 3), (4, 3), (2, 5), (0, 2), (3, 0), (1, 1)] {
+            let sub = Subspace {
+                mover: m,
+                opponent: o,
+                mover_hand: 9 - m,
+                opponent_hand: 9 - o,
+            };
+            let mut canonical = vec![];
+            for orbit in 0..ix.orbits(m) {
+                ix.for_each_in_orbit(sub, orbit, |i, _, _| canonical.push(i));
+            }
+            let mut visited = vec![];
+            for orbit in 0..ix.orbits(o) {
+                ix.for_each_by_opponent(sub, orbit, |mover, opponent| {
+                    assert_eq!(
+                        (mover.count_ones(), opponent.count_ones()),
+                        (m as u32, o as u32)
+                    );
+                    assert_eq!(mover & opponent, 0);
+                    visited.push(ix.rank(mover, opponent));
+                });
+            }
+            visited.sort_unstable();
+            assert_eq!(visited, canonical, "{sub}");
+        }
     }
 
     #[test]

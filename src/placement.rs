@@ -15,8 +15,8 @@
 //! in cache; each position is written once, at its canonical slot. `verify`
 //! checks the result the plain way, by the engine's move generation.
 
-use crate::geometry::{ALL, Bits, POINTS, in_mill, points, transform};
-use crate::index::{BINOM, Indexer, MoverContext, Subspace, next_same_size, unsqueeze};
+use crate::geometry::{ALL, Bits, POINTS, in_mill, points};
+use crate::index::{BINOM, Indexer, MoverContext, Subspace};
 use crate::moves::removable;
 use crate::solver::{Known, Layer, Progress, SolveError, Solved, count_values};
 use crate::value::{Cell, Value};
@@ -96,14 +96,12 @@ pub fn solve_sector_layer(
         .into_par_iter()
         .map(|_| AtomicU16::new(Cell::UNUSED.0))
         .collect();
-    let free = POINTS - sub.opponent as usize;
     (0..ix.orbits(sub.opponent))
         .into_par_iter()
         .try_for_each_init(
             || Vec::with_capacity(64),
             |values, orbit| -> Result<(), SolveError> {
                 let opponent = ix.orbit_rep(sub.opponent, orbit);
-                let stabiliser = ix.stabiliser(sub.opponent, orbit);
                 // the children's mover is the opponent: one context for every
                 // placement without removal, one per stone a mill may remove
                 let plain = ix.mover_context(opponent);
@@ -114,30 +112,25 @@ pub fn solve_sector_layer(
                         .map(|r| ix.mover_context(opponent & !(1 << r)))
                         .collect()
                 };
-                let mut squeezed: Bits = (1 << sub.mover) - 1;
-                for _ in 0..BINOM[free][sub.mover as usize] {
-                    let mover = unsqueeze(squeezed, opponent);
-                    if sub.mover > 0 {
-                        squeezed = next_same_size(squeezed);
-                    }
-                    // one position per class: the least mover set among those the
-                    // opponent set's own symmetries give
-                    if stabiliser != 1
-                        && points(stabiliser as Bits).any(|s| transform(s, mover) < mover)
-                    {
-                        continue;
+                let mut result = Ok(());
+                ix.for_each_by_opponent(sub, orbit, |mover, opponent| {
+                    if result.is_err() {
+                        return;
                     }
                     let i = ix.rank(mover, opponent) as usize;
                     let v = if children.seed.is_some_and(|s| s[i] == Cell::DRAW) {
-                        Value::Draw
+                        Ok(Value::Draw)
                     } else {
-                        let position = (mover, opponent);
-                        value(&children, sub, position, &plain, &removals, values)?
+                        value(&children, sub, (mover, opponent), &plain, &removals, values)
                     };
-                    cells[i].store(Cell::from_value(v).0, Relaxed);
-                }
-                progress.initialised(BINOM[free][sub.mover as usize] as u64);
-                Ok(())
+                    match v {
+                        Ok(v) => cells[i].store(Cell::from_value(v).0, Relaxed),
+                        Err(e) => result = Err(e),
+                    }
+                });
+                progress
+                    .initialised(BINOM[POINTS - sub.opponent as usize][sub.mover as usize] as u64);
+                result
             },
         )?;
     let cells: Vec<Cell> = cells

@@ -98,12 +98,22 @@ impl Known {
     /// table entry already being fetched: locating several positions first and
     /// reading their values after lets the random reads of large tables overlap.
     pub fn entry(&self, ix: &Indexer, pos: &Position) -> Result<Entry<'_>, SolveError> {
+        self.entry_ranked(pos, |p| ix.rank(p.mover, p.opponent))
+    }
+
+    /// [`Known::entry`], with `rank` giving the index of `pos` in its
+    /// subspace (called only when a table holds its value).
+    pub fn entry_ranked(
+        &self,
+        pos: &Position,
+        rank: impl FnOnce(&Position) -> Index,
+    ) -> Result<Entry<'_>, SolveError> {
         if pos.mover_below_minimum() {
             return Ok(Entry::Known(Value::Loss(0)));
         }
         let sub = Subspace::of(pos);
         let table = self.table(sub).ok_or(SolveError::MissingTable(sub))?;
-        let index = ix.rank(pos.mover, pos.opponent);
+        let index = rank(pos);
         let cell = &table[index as usize];
         prefetch(cell);
         Ok(Entry::Cell { sub, index, cell })

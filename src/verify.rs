@@ -11,6 +11,7 @@ use crate::value::{Cell, Value};
 use rayon::prelude::*;
 use std::collections::HashMap;
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicU16, Ordering::Relaxed};
 
 /// One entry whose stored value disagrees with its children.
 #[derive(Clone, Debug)]
@@ -48,10 +49,10 @@ const EXAMPLES: usize = 10;
 const KEPT_BYTES: usize = 8 << 30;
 
 /// Checks the entries `table` of `sub` (as read from its file) against their
-/// children: every entry when `sample` is 1, otherwise the entries of every
-/// `sample`-th orbit block (a spread-out sample for a quick check of a large
-/// database). `known` must hold the complete tables of `sub`'s colour swap and
-/// of the subspace its removals lead into.
+/// children: every entry when `sample` is 1, otherwise the positions of every
+/// `sample`-th symmetry class of opponent sets (a spread-out sample for a
+/// quick check of a large database). `known` must hold the complete tables of
+/// the subspaces `sub`'s moves lead into.
 pub fn verify_subspace(
     ix: &Indexer,
     rules: Rules,
@@ -61,15 +62,8 @@ pub fn verify_subspace(
     sample: usize,
 ) -> Result<VerifyReport, SolveError> {
     let check = Check::new(ix, rules, known, sub);
-    let (checked, mismatches) = table
-        .par_chunks(check.block)
-        .enumerate()
-        .step_by(sample.max(1))
-        .map_init(Scratch::default, |scratch, (orbit, chunk)| {
-            check.orbit_block(orbit, chunk, None, scratch)
-        })
-        .try_reduce(|| (0, 0), |a, b| Ok((a.0 + b.0, a.1 + b.1)))?;
-    Ok(check.report(checked, mismatches))
+    let counts = check.run(table, sample, None)?;
+    Ok(check.report(counts))
 }
 
 /// [`verify_subspace`] of every entry, which also returns the table the
@@ -83,25 +77,24 @@ pub fn verify_and_complete(
     table: &[Cell],
 ) -> Result<(VerifyReport, Vec<Cell>), SolveError> {
     let check = Check::new(ix, rules, known, sub);
-    let mut complete = vec![Cell::UNUSED; table.len()];
-    let (checked, mismatches) = table
-        .par_chunks(check.block)
-        .zip(complete.par_chunks_mut(check.block))
-        .enumerate()
-        .map_init(Scratch::default, |scratch, (orbit, (chunk, out))| {
-            check.orbit_block(orbit, chunk, Some(out), scratch)
-        })
-        .try_reduce(|| (0, 0), |a, b| Ok((a.0 + b.0, a.1 + b.1)))?;
-    Ok((check.report(checked, mismatches), complete))
+    let complete: Vec<AtomicU16> = (0..table.len())
+        .into_par_iter()
+        .map(|_| AtomicU16::new(Cell::UNUSED.0))
+        .collect();
+    let counts = check.run(table, 1, Some(&complete))?;
+    let complete = complete
+        .into_par_iter()
+        .map(|c| Cell(c.into_inner()))
+        .collect();
+    Ok((check.report(counts), complete))
 }
 
-/// The check of one subspace's entries, an orbit block at a time.
+/// The check of one subspace's entries.
 struct Check<'a> {
     ix: &'a Indexer,
     rules: Rules,
     known: &'a Known,
     sub: Subspace,
-    block: usize,
     examples: Mutex<Vec<Mismatch>>,
 }
 
@@ -112,31 +105,68 @@ impl<'a> Check<'a> {
             rules,
             known,
             sub,
-            block: Indexer::block_size(sub) as usize,
             examples: Mutex::new(Vec::new()),
         }
     }
 
-    /// Checks the entries `chunk` of orbit block `orbit`, writing the values
-    /// the children imply into `out` if given; returns the positions checked
+    /// Checks the positions of every `sample`-th class of opponent sets (all
+    /// when `sample` is 1) against `table`, writing the values their children
+    /// imply into `out` if given, and every slot that holds no position
+    /// (within every `sample`-th block of slots) for being marked unused;
+    /// returns the positions checked and the entries that disagree.
+    fn run(
+        &self,
+        table: &[Cell],
+        sample: usize,
+        out: Option<&[AtomicU16]>,
+    ) -> Result<(u64, u64), SolveError> {
+        // positions grouped by the opponent's set: their children, whose
+        // mover set that is, share the few blocks of their tables it ranks to
+        let (checked, bad) = (0..self.ix.orbits(self.sub.opponent))
+            .into_par_iter()
+            .step_by(sample.max(1))
+            .map_init(Scratch::default, |scratch, orbit| {
+                self.opponent_orbit(orbit, table, out, scratch)
+            })
+            .try_reduce(|| (0, 0), |a, b| Ok((a.0 + b.0, a.1 + b.1)))?;
+        // slots that hold no position must say so
+        let block = Indexer::block_size(self.sub) as usize;
+        let unused: u64 = table
+            .par_chunks(block)
+            .enumerate()
+            .step_by(sample.max(1))
+            .map(|(orbit, chunk)| {
+                let mut position = vec![false; chunk.len()];
+                let base = orbit * block;
+                self.ix.for_each_in_orbit(self.sub, orbit, |i, _, _| {
+                    position[i as usize - base] = true
+                });
+                (chunk.iter().zip(&position))
+                    .filter(|&(c, &p)| !p && *c != Cell::UNUSED)
+                    .count() as u64
+            })
+            .sum();
+        Ok((checked, bad + unused))
+    }
+
+    /// Checks the positions whose opponent set is in orbit `orbit`
+    /// ([`Indexer::for_each_by_opponent`]) against `table`, writing the values
+    /// their children imply into `out` if given; returns the positions checked
     /// and the entries that disagree.
-    fn orbit_block(
+    fn opponent_orbit(
         &self,
         orbit: usize,
-        chunk: &[Cell],
-        mut out: Option<&mut [Cell]>,
+        table: &[Cell],
+        out: Option<&[AtomicU16]>,
         scratch: &mut Scratch<'a>,
     ) -> Result<(u64, u64), SolveError> {
         let (mut checked, mut bad) = (0u64, 0u64);
-        let base = (orbit * self.block) as Index;
         let mut result = Ok(());
-        let mut seen = vec![false; chunk.len()];
-        self.ix.for_each_in_orbit(self.sub, orbit, |i, m, o| {
+        self.ix.for_each_by_opponent(self.sub, orbit, |m, o| {
             if result.is_err() {
                 return;
             }
-            let j = (i - base) as usize;
-            seen[j] = true;
+            let i = self.ix.rank(m, o);
             let pos = self.sub.position(m, o);
             let expected = match value_from_known(self.ix, self.rules, self.known, &pos, scratch) {
                 Ok(v) => v,
@@ -145,11 +175,11 @@ impl<'a> Check<'a> {
                     return;
                 }
             };
-            if let Some(out) = out.as_deref_mut() {
-                out[j] = Cell::from_value(expected);
+            if let Some(out) = out {
+                out[i as usize].store(Cell::from_value(expected).0, Relaxed);
             }
             checked += 1;
-            let stored = chunk[j];
+            let stored = table[i as usize];
             if !stored.agrees_with(expected) {
                 bad += 1;
                 self.note(Mismatch {
@@ -161,12 +191,6 @@ impl<'a> Check<'a> {
             }
         });
         result?;
-        // slots that hold no position must say so
-        for (j, c) in chunk.iter().enumerate() {
-            if !seen[j] && *c != Cell::UNUSED {
-                bad += 1;
-            }
-        }
         Ok((checked, bad))
     }
 
@@ -183,7 +207,7 @@ impl<'a> Check<'a> {
         }
     }
 
-    fn report(self, checked: u64, mismatches: u64) -> VerifyReport {
+    fn report(self, (checked, mismatches): (u64, u64)) -> VerifyReport {
         let mut examples = self
             .examples
             .into_inner()

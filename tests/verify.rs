@@ -81,10 +81,8 @@ fn a_planted_wrong_value_is_reported() {
             .any(|m| m.index == i as u64 && m.stored == Cell::from_value(Value::Win(n + 2)))
     );
 
-    // a sample of every k-th orbit block checks exactly those blocks' positions
-    // and finds the planted value only when its block is among them
-    let block = Indexer::block_size(sub) as usize;
-    let blocks = cells.len() / block;
+    // a sample of every k-th class of opponent sets checks exactly those
+    // classes' positions and finds the planted value only when it is among them
     for k in [2, 3] {
         let r = verify_dir(
             &DbDir::open(dir.path()).unwrap(),
@@ -94,16 +92,16 @@ fn a_planted_wrong_value_is_reported() {
             &mut |_| true,
         )
         .unwrap();
-        let mut expected = 0;
-        for orbit in (0..blocks).step_by(k) {
-            ix.for_each_in_orbit(sub, orbit, |_, _, _| expected += 1);
+        let mut sampled = vec![];
+        for orbit in (0..ix.orbits(sub.opponent)).step_by(k) {
+            ix.for_each_by_opponent(sub, orbit, |m, o| sampled.push(ix.rank(m, o)));
         }
-        assert_eq!(r[0].checked, expected);
-        assert!(expected < ix.classes(sub));
+        assert_eq!(r[0].checked, sampled.len() as u64);
+        assert!(r[0].checked < ix.classes(sub));
         let found = r[0].examples.iter().any(|m| m.index == i as u64);
         assert_eq!(
             found,
-            (i / block).is_multiple_of(k),
+            sampled.contains(&(i as u64)),
             "sample {k}: {:?}",
             r[0]
         );
@@ -132,6 +130,45 @@ fn a_planted_wrong_value_is_reported() {
     ]);
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("MOVER-OPPONENT"));
+}
+
+#[test]
+fn a_value_in_a_slot_that_holds_no_position_is_reported() {
+    let dir = tempfile::tempdir().unwrap();
+    let ix = Indexer::new();
+    build(dir.path(), 3, 6);
+    let sub = Subspace::movement(3, 3);
+    let mut cells = DbDir::open(dir.path())
+        .unwrap()
+        .open_table(sub)
+        .unwrap()
+        .read_all()
+        .unwrap();
+    let slot = (0..cells.len() as u64)
+        .find(|&i| ix.unrank(sub, i).is_none())
+        .unwrap() as usize;
+    assert_eq!(cells[slot], Cell::UNUSED);
+    cells[slot] = Cell::DRAW;
+    let counts = count_values(&ix, sub, &cells);
+    write_table(
+        &dir.path().join(file_name(sub)),
+        Rules::default(),
+        sub,
+        &cells,
+        counts,
+        encoding_for(sub),
+    )
+    .unwrap();
+    let r = verify_dir(
+        &DbDir::open(dir.path()).unwrap(),
+        &ix,
+        &[sub],
+        1,
+        &mut |_| true,
+    )
+    .unwrap();
+    assert_eq!(r[0].mismatches, 1);
+    assert_eq!(r[0].checked, ix.classes(sub));
 }
 
 /// The reports of `verify_dir_keeping` with budget `kept` on the database in

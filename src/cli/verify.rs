@@ -24,8 +24,9 @@ pub struct VerifyArgs {
     /// repeatable. Default: every subspace and sector in the directory.
     #[arg(long, value_name = "M-O[/MH-OH]", value_parser = parse_subspace)]
     subspace: Vec<Subspace>,
-    /// Check only every K-th block of symmetry orbits (a spread-out sample,
-    /// about 1/K of the positions): a quick check of a whole database.
+    /// Check only the positions of every K-th symmetry class of the
+    /// opponent's stone sets (a spread-out sample, about 1/K of the
+    /// positions): a quick check of a whole database.
     #[arg(long, value_name = "K", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
     sample: u32,
     /// The `--json` output of an earlier, interrupted run of the same check:
@@ -151,7 +152,7 @@ pub fn run(a: VerifyArgs, out: &mut impl Write) -> Result<(), Failure> {
             "ok: {checked} positions in {files} subspaces ({} rules{}) agree with their children",
             db.rules().name(),
             if a.sample > 1 {
-                format!(", one orbit block in {}", a.sample)
+                format!(", one class of opponent sets in {}", a.sample)
             } else {
                 String::new()
             }
