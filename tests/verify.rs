@@ -11,7 +11,7 @@ use millbase::plan::Limits;
 use millbase::solver::count_values;
 use millbase::storage::write_table;
 use millbase::value::{Cell, Value};
-use millbase::verify::{verify_dir, verify_dir_keeping};
+use millbase::verify::{VerifyReport, verify_dir, verify_dir_keeping};
 
 /// Builds the game's tables (no rule tables) of the game with at most
 /// `max_stones` a side and `max_total` in all, flying, into `dir`.
@@ -25,10 +25,36 @@ fn build(dir: &std::path::Path, max_stones: u8, max_total: u8) {
     generate(dir, Rules::default(), limits, &Indexer::new(), &Silent).unwrap();
 }
 
+/// The table of `sub` as its file in `dir` holds it.
+fn read(dir: &std::path::Path, sub: Subspace) -> Vec<Cell> {
+    let db = DbDir::open(dir).unwrap();
+    db.open_table(sub).unwrap().read_all().unwrap()
+}
+
+/// Writes `cells` as the file of `sub` in `dir`, its checksums intact.
+fn rewrite(dir: &std::path::Path, sub: Subspace, cells: &[Cell]) {
+    let counts = count_values(&Indexer::new(), sub, cells);
+    let path = dir.join(file_name(sub));
+    write_table(
+        &path,
+        Rules::default(),
+        sub,
+        cells,
+        counts,
+        encoding_for(sub),
+    )
+    .unwrap();
+}
+
+/// `verify_dir` of `sub` alone in `dir`, every `sample`-th class checked.
+fn check(dir: &std::path::Path, sub: Subspace, sample: usize) -> Vec<VerifyReport> {
+    let db = DbDir::open(dir).unwrap();
+    verify_dir(&db, &Indexer::new(), &[sub], sample, &mut |_| true).unwrap()
+}
+
 #[test]
 fn a_planted_wrong_value_is_reported() {
     let dir = tempfile::tempdir().unwrap();
-    let rules = Rules::default();
     let ix = Indexer::new();
     build(dir.path(), 3, 6);
     let sub = Subspace::movement(3, 3);
@@ -39,12 +65,7 @@ fn a_planted_wrong_value_is_reported() {
     assert_eq!(clean[0].mismatches, 0);
     assert_eq!(clean[0].checked, ix.classes(sub));
 
-    let mut cells = DbDir::open(dir.path())
-        .unwrap()
-        .open_table(sub)
-        .unwrap()
-        .read_all()
-        .unwrap();
+    let mut cells = read(dir.path(), sub);
     let (i, n) = cells
         .iter()
         .enumerate()
@@ -54,25 +75,9 @@ fn a_planted_wrong_value_is_reported() {
         })
         .unwrap();
     cells[i] = Cell::from_value(Value::Win(n + 2));
-    let counts = count_values(&ix, sub, &cells);
-    write_table(
-        &dir.path().join(file_name(sub)),
-        rules,
-        sub,
-        &cells,
-        counts,
-        encoding_for(sub),
-    )
-    .unwrap();
+    rewrite(dir.path(), sub, &cells);
 
-    let bad = verify_dir(
-        &DbDir::open(dir.path()).unwrap(),
-        &ix,
-        &[sub],
-        1,
-        &mut |_| true,
-    )
-    .unwrap();
+    let bad = check(dir.path(), sub, 1);
     assert!(bad[0].mismatches >= 1);
     assert!(
         bad[0]
@@ -84,14 +89,7 @@ fn a_planted_wrong_value_is_reported() {
     // a sample of every k-th class of opponent sets checks exactly those
     // classes' positions and finds the planted value only when it is among them
     for k in [2, 3] {
-        let r = verify_dir(
-            &DbDir::open(dir.path()).unwrap(),
-            &ix,
-            &[sub],
-            k,
-            &mut |_| true,
-        )
-        .unwrap();
+        let r = check(dir.path(), sub, k);
         let mut sampled = vec![];
         for orbit in (0..ix.orbits(sub.opponent)).step_by(k) {
             ix.for_each_by_opponent(sub, orbit, |m, o| sampled.push(ix.rank(m, o)));
@@ -138,35 +136,14 @@ fn a_value_in_a_slot_that_holds_no_position_is_reported() {
     let ix = Indexer::new();
     build(dir.path(), 3, 6);
     let sub = Subspace::movement(3, 3);
-    let mut cells = DbDir::open(dir.path())
-        .unwrap()
-        .open_table(sub)
-        .unwrap()
-        .read_all()
-        .unwrap();
+    let mut cells = read(dir.path(), sub);
     let slot = (0..cells.len() as u64)
         .find(|&i| ix.unrank(sub, i).is_none())
         .unwrap() as usize;
     assert_eq!(cells[slot], Cell::UNUSED);
     cells[slot] = Cell::DRAW;
-    let counts = count_values(&ix, sub, &cells);
-    write_table(
-        &dir.path().join(file_name(sub)),
-        Rules::default(),
-        sub,
-        &cells,
-        counts,
-        encoding_for(sub),
-    )
-    .unwrap();
-    let r = verify_dir(
-        &DbDir::open(dir.path()).unwrap(),
-        &ix,
-        &[sub],
-        1,
-        &mut |_| true,
-    )
-    .unwrap();
+    rewrite(dir.path(), sub, &cells);
+    let r = check(dir.path(), sub, 1);
     assert_eq!(r[0].mismatches, 1);
     assert_eq!(r[0].checked, ix.classes(sub));
 }
@@ -194,7 +171,6 @@ fn a_whole_database_check_finds_a_wrong_outcome_in_a_file_without_plies() {
     // and keeps it for the files whose moves lead into it; with no memory
     // for that, each is derived again where needed: the same reports
     let dir = tempfile::tempdir().unwrap();
-    let rules = Rules::default();
     let ix = Indexer::new();
     build(dir.path(), 4, 7);
     let clean = reports(dir.path(), usize::MAX);
@@ -214,20 +190,10 @@ fn a_whole_database_check_finds_a_wrong_outcome_in_a_file_without_plies() {
                 && subs.iter().any(|p| p.successors().contains(s))
         })
         .unwrap();
-    let path = dir.path().join(file_name(sub));
-    let table = DbDir::open(dir.path()).unwrap().open_table(sub).unwrap();
-    let mut cells = table.read_all().unwrap();
+    let mut cells = read(dir.path(), sub);
     let i = cells.iter().position(|&c| c == Cell::LOST).unwrap();
     cells[i] = Cell::WON;
-    write_table(
-        &path,
-        rules,
-        sub,
-        &cells,
-        table.header.counts,
-        encoding_for(sub),
-    )
-    .unwrap();
+    rewrite(dir.path(), sub, &cells);
     let bad = reports(dir.path(), usize::MAX);
     for (s, checked, n, ex) in &bad {
         assert_eq!(*checked, ix.classes(*s), "{s}");
