@@ -614,7 +614,7 @@ impl Indexer {
         let opponent = self.orbit_rep(sub.opponent, orbit);
         let stabiliser = self.stabiliser(sub.opponent, orbit);
         let mut squeezed: Bits = (1 << sub.mover) - 1;
-        for _ in 0..BINOM[POINTS - sub.opponent as usize][sub.mover as usize] {
+        for _ in 0..Self::by_opponent_slots(sub) {
             let mover = unsqueeze(squeezed, opponent);
             if sub.mover > 0 {
                 squeezed = next_same_size(squeezed);
@@ -623,6 +623,13 @@ impl Indexer {
                 f(mover, opponent);
             }
         }
+    }
+
+    /// The mover sets [`Indexer::for_each_by_opponent`] considers for one
+    /// opponent set of `sub` (every placement of the mover's stones on the
+    /// other points, before the symmetry test).
+    pub fn by_opponent_slots(sub: Subspace) -> u64 {
+        BINOM[POINTS - sub.opponent as usize][sub.mover as usize] as u64
     }
 
     /// Number of canonical positions (symmetry classes) in `sub`.

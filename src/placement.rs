@@ -15,13 +15,13 @@
 //! in cache; each position is written once, at its canonical slot. `verify`
 //! checks the result the plain way, by the engine's move generation.
 
-use crate::geometry::{ALL, Bits, POINTS, in_mill, points};
-use crate::index::{BINOM, Indexer, MoverContext, Subspace};
+use crate::geometry::{ALL, Bits, in_mill, points};
+use crate::index::{Indexer, MoverContext, Subspace};
 use crate::moves::removable;
 use crate::solver::{Known, Layer, Progress, SolveError, Solved, count_values};
 use crate::value::{Cell, Value};
 use rayon::prelude::*;
-use std::sync::atomic::{AtomicU16, Ordering::Relaxed};
+use std::sync::atomic::Ordering::Relaxed;
 
 /// The tables the moves of one sector lead into, in one layer.
 struct ChildTables<'a> {
@@ -66,8 +66,7 @@ fn lookup(
 /// The work of solving `sub`, in the units [`solve_sector`] reports to
 /// [`Progress::initialised`]: the positions it visits.
 pub fn work(ix: &Indexer, sub: Subspace) -> u64 {
-    ix.orbits(sub.opponent) as u64
-        * BINOM[POINTS - sub.opponent as usize][sub.mover as usize] as u64
+    ix.orbits(sub.opponent) as u64 * Indexer::by_opponent_slots(sub)
 }
 
 /// Solves the game's values of the placement sector `sub` from the tables of
@@ -92,10 +91,7 @@ pub fn solve_sector_layer(
 ) -> Result<Solved, SolveError> {
     assert!(!sub.is_movement(), "{sub} is a movement subspace");
     let children = ChildTables::new(sub, layer)?;
-    let cells: Vec<AtomicU16> = (0..ix.index_size(sub))
-        .into_par_iter()
-        .map(|_| AtomicU16::new(Cell::UNUSED.0))
-        .collect();
+    let cells = Cell::unused_atomic(ix.index_size(sub));
     (0..ix.orbits(sub.opponent))
         .into_par_iter()
         .try_for_each_init(
@@ -128,15 +124,11 @@ pub fn solve_sector_layer(
                         Err(e) => result = Err(e),
                     }
                 });
-                progress
-                    .initialised(BINOM[POINTS - sub.opponent as usize][sub.mover as usize] as u64);
+                progress.initialised(Indexer::by_opponent_slots(sub));
                 result
             },
         )?;
-    let cells: Vec<Cell> = cells
-        .into_par_iter()
-        .map(|c| Cell(c.into_inner()))
-        .collect();
+    let cells = Cell::from_atomic(cells);
     let counts = count_values(ix, sub, &cells);
     Ok(Solved {
         subspace: sub,

@@ -792,12 +792,7 @@ pub fn solve_pair_layer(
         seed,
         cells: subs
             .iter()
-            .map(|&s| {
-                (0..ix.index_size(s))
-                    .into_par_iter()
-                    .map(|_| AtomicU16::new(Cell::UNUSED.0))
-                    .collect()
-            })
+            .map(|&s| Cell::unused_atomic(ix.index_size(s)))
             .collect(),
         agendas: subs
             .iter()

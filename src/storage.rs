@@ -983,27 +983,34 @@ impl Table {
             let mut next = distances.iter();
             for (j, g) in game.iter().enumerate() {
                 let (code, win) = (g.wdl_code(), g.wdl_code() == 2);
-                let byte = if code >= 2 { next.next() } else { None };
-                let d = match byte {
-                    Some(&RULE_DRAW) | None => None,
-                    Some(&b) if coded => Some(distance_of_code(b, win)),
-                    Some(&b) => Some(Some(u16::from(b))),
+                let byte = if code >= 2 {
+                    next.next().copied()
+                } else {
+                    None
                 };
-                out.push(match (code, byte, d) {
-                    (0, ..) => Cell::UNUSED,
-                    (1, ..) => Cell::DRAW,
-                    (_, Some(&RULE_DRAW), _) => Cell::DRAW,
-                    (_, _, Some(Some(d))) if d <= crate::rules::MAX_MOVE_LIMIT => {
-                        Cell::from_value(if win { Value::Win(d) } else { Value::Loss(d) })
+                out.push(match (code, byte) {
+                    (0, _) => Cell::UNUSED,
+                    (1, _) => Cell::DRAW,
+                    (_, Some(RULE_DRAW)) => Cell::DRAW,
+                    (_, Some(b)) => {
+                        let d = if coded {
+                            distance_of_code(b, win)
+                        } else {
+                            Some(u16::from(b))
+                        };
+                        match d.filter(|&d| d <= crate::rules::MAX_MOVE_LIMIT) {
+                            Some(d) if win => Cell::from_value(Value::Win(d)),
+                            Some(d) => Cell::from_value(Value::Loss(d)),
+                            None => {
+                                return Err(fault(format!(
+                                    "entry {} has no distance up to {}",
+                                    first + j as u64,
+                                    crate::rules::MAX_MOVE_LIMIT
+                                )));
+                            }
+                        }
                     }
-                    (_, Some(_), _) => {
-                        return Err(fault(format!(
-                            "entry {} has no distance up to {}",
-                            first + j as u64,
-                            crate::rules::MAX_MOVE_LIMIT
-                        )));
-                    }
-                    (_, None, _) => unreachable!("one distance per decided entry"),
+                    (_, None) => unreachable!("one distance per decided entry"),
                 });
             }
             return Ok(());

@@ -1,7 +1,9 @@
 //! Perfect-play values and their 16-bit encoding in solver tables and files.
 
+use rayon::prelude::*;
 use std::cmp::Ordering;
 use std::fmt;
+use std::sync::atomic::AtomicU16;
 
 /// The perfect-play value of a position for the side to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -40,6 +42,23 @@ impl Cell {
     pub const WON: Cell = Cell((TAG_OTHER << TAG_SHIFT) | 1);
     /// A loss whose plies a database file does not store.
     pub const LOST: Cell = Cell((TAG_OTHER << TAG_SHIFT) | 2);
+
+    /// A table of `len` unused cells that threads can fill at any slot, as
+    /// atomic `u16`s ([`Cell::from_atomic`] reads it back).
+    pub fn unused_atomic(len: u64) -> Vec<AtomicU16> {
+        (0..len)
+            .into_par_iter()
+            .map(|_| AtomicU16::new(Cell::UNUSED.0))
+            .collect()
+    }
+
+    /// The cells of a table filled through [`Cell::unused_atomic`].
+    pub fn from_atomic(cells: Vec<AtomicU16>) -> Vec<Cell> {
+        cells
+            .into_par_iter()
+            .map(|c| Cell(c.into_inner()))
+            .collect()
+    }
 
     /// The 2-bit win/draw/loss code of `docs/FORMAT.md`: 0 no position (or still
     /// open), 1 draw, 2 win, 3 loss for the side to move.

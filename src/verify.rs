@@ -77,16 +77,9 @@ pub fn verify_and_complete(
     table: &[Cell],
 ) -> Result<(VerifyReport, Vec<Cell>), SolveError> {
     let check = Check::new(ix, rules, known, sub);
-    let complete: Vec<AtomicU16> = (0..table.len())
-        .into_par_iter()
-        .map(|_| AtomicU16::new(Cell::UNUSED.0))
-        .collect();
+    let complete = Cell::unused_atomic(table.len() as u64);
     let counts = check.run(table, 1, Some(&complete))?;
-    let complete = complete
-        .into_par_iter()
-        .map(|c| Cell(c.into_inner()))
-        .collect();
-    Ok((check.report(counts), complete))
+    Ok((check.report(counts), Cell::from_atomic(complete)))
 }
 
 /// The check of one subspace's entries.
