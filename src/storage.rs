@@ -915,6 +915,15 @@ impl Table {
         }
     }
 
+    /// The compressed bytes of block `b`, once its checksum matches.
+    fn block_data(&self, b: usize) -> Result<&[u8], StorageError> {
+        let data = &self.map[self.offsets[b] as usize..self.offsets[b + 1] as usize];
+        if crc32fast::hash(data) != self.crcs[b] {
+            return Err(corrupt(&self.path, format!("block {b} checksum mismatch")));
+        }
+        Ok(data)
+    }
+
     /// [`Table::block`] with a caller's decompressor and buffer (reused);
     /// `game`: the game's cells of the block, for the distance encodings.
     fn block_with(
@@ -929,10 +938,7 @@ impl Table {
         if b >= self.header.blocks as usize {
             return Err(fault(self.no_such_block()));
         }
-        let data = &self.map[self.offsets[b] as usize..self.offsets[b + 1] as usize];
-        if crc32fast::hash(data) != self.crcs[b] {
-            return Err(fault("checksum mismatch".into()));
-        }
+        let data = self.block_data(b)?;
         let be = self.header.block_entries as u64;
         let first = b as u64 * be;
         let want = (self.header.entries - first).min(be) as usize;
@@ -1112,7 +1118,13 @@ impl Table {
                 "has another number of entries than the game's table",
             ));
         }
-        (0..self.header.blocks as usize)
+        let blocks = self.header.blocks as usize;
+        // every checksum first (cheap): a damaged block fails the whole read
+        // before anything is decompressed
+        (0..blocks)
+            .into_par_iter()
+            .try_for_each(|b| self.block_data(b).map(|_| ()))?;
+        (0..blocks)
             .into_par_iter()
             .map_init(
                 || (zstd::bulk::Decompressor::default(), Vec::new()),

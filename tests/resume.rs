@@ -21,17 +21,25 @@ fn generate(dir: &Path, args: &[&str]) {
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
 }
 
-/// The database files (`*.mdb`) of `dir` with their bytes.
+/// The database files (`*.mdb`) of `dir` with their bytes, the tables of the
+/// no-removal rule (`no-removal-100/*.mdb`) included.
 fn files(dir: &Path) -> BTreeMap<String, Vec<u8>> {
-    std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "mdb"))
-        .map(|p| {
-            let name = p.file_name().unwrap().to_string_lossy().to_string();
-            (name, std::fs::read(&p).unwrap())
-        })
-        .collect()
+    let in_dir = |sub: &str| -> Vec<(String, Vec<u8>)> {
+        let Ok(entries) = std::fs::read_dir(dir.join(sub)) else {
+            return vec![];
+        };
+        entries
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|e| e == "mdb"))
+            .map(|p| {
+                let name = p.file_name().unwrap().to_string_lossy();
+                (format!("{sub}{name}"), std::fs::read(&p).unwrap())
+            })
+            .collect()
+    };
+    let mut all = in_dir("");
+    all.extend(in_dir("no-removal-100/"));
+    all.into_iter().collect()
 }
 
 fn assert_same(dir: &Path, reference: &BTreeMap<String, Vec<u8>>, what: &str) {
@@ -56,7 +64,8 @@ fn a_pair_half_there_or_damaged_is_rebuilt_to_the_same_bytes() {
         max_stones: 4,
         ..Default::default()
     });
-    assert_eq!(reference.len(), 4 + sectors.len());
+    // and a table of the no-removal rule for each
+    assert_eq!(reference.len(), 2 * (4 + sectors.len()));
 
     let d = tempfile::tempdir().unwrap();
     generate(d.path(), &["--max-stones", "4"]);
@@ -129,8 +138,10 @@ fn a_stale_work_file_is_not_used() {
 
 #[test]
 fn a_run_killed_in_the_middle_of_a_pair_resumes_to_the_same_bytes() {
+    // the 5-stone game up to 8 stones in all: 5-3/3-5 comes after 4-4
+    let limits = ["--max-stones", "5", "--max-total", "8"];
     let clean = tempfile::tempdir().unwrap();
-    generate(clean.path(), &["--max-stones", "5"]);
+    generate(clean.path(), &limits);
     let reference = files(clean.path());
 
     let d = tempfile::tempdir().unwrap();
@@ -140,6 +151,8 @@ fn a_run_killed_in_the_middle_of_a_pair_resumes_to_the_same_bytes() {
         d.path().to_str().unwrap(),
         "--max-stones",
         "5",
+        "--max-total",
+        "8",
         "--quiet",
     ]);
     // kill it as soon as 4-4 is written: it is then inside the 5-3/3-5 pair
@@ -157,7 +170,7 @@ fn a_run_killed_in_the_middle_of_a_pair_resumes_to_the_same_bytes() {
         before < reference.len(),
         "killed before the end ({before} files)"
     );
-    generate(d.path(), &["--max-stones", "5"]);
+    generate(d.path(), &limits);
     assert_same(d.path(), &reference, "resumed after kill -9");
 }
 

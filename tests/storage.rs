@@ -3,6 +3,7 @@
 //! garbage position strings give clean errors too.
 
 mod common;
+mod damage;
 
 use common::run;
 use millbase::Rules;
@@ -16,7 +17,6 @@ use millbase::query::{Database, QueryError};
 use millbase::storage::{StorageError, Table};
 use millbase::value::Value;
 use millbase::wdl::WdlMaps;
-use rayon::prelude::*;
 use std::path::Path;
 
 /// Generates the 3-3 subspace into `dir`.
@@ -61,34 +61,25 @@ fn every_byte_flip_is_detected_in(sub: Subspace) {
     let path = dir.path().join(file_name(sub));
     let bytes = std::fs::read(&path).unwrap();
     assert!(open_and_check(&path, sub).is_ok());
-    let scratch = tempfile::tempdir().unwrap();
-    let undetected: Vec<usize> = (0..bytes.len())
-        .into_par_iter()
-        .filter(|&i| {
-            let d = scratch
-                .path()
-                .join(format!("t{}", rayon::current_thread_index().unwrap_or(0)));
-            std::fs::create_dir_all(&d).unwrap();
-            let p = d.join(file_name(sub));
-            let mut b = bytes.clone();
-            b[i] ^= 0x5A;
-            std::fs::write(&p, &b).unwrap();
-            match open_and_check(&p, sub) {
-                Ok(()) => true,
-                Err(e) => {
-                    let msg = e.to_string();
-                    assert!(
-                        msg.contains(&file_name(sub)),
-                        "error does not name the file: {msg}"
-                    );
-                    false
-                }
+    let undetected = damage::undetected(
+        &bytes,
+        &file_name(sub),
+        damage::every_flip(bytes.len(), 0x5A),
+        |p| match open_and_check(p, sub) {
+            Ok(()) => true,
+            Err(e) => {
+                let msg = e.to_string();
+                assert!(
+                    msg.contains(&file_name(sub)),
+                    "error does not name the file: {msg}"
+                );
+                false
             }
-        })
-        .collect();
+        },
+    );
     assert!(
         undetected.is_empty(),
-        "{sub}: flips at {:?} not detected",
+        "{sub}: flips not detected: {:?}",
         &undetected[..undetected.len().min(10)]
     );
 }
@@ -108,17 +99,19 @@ fn every_truncation_is_detected_in(sub: Subspace) {
     let dir = small_db(Rules::default());
     let path = dir.path().join(file_name(sub));
     let bytes = std::fs::read(&path).unwrap();
-    let scratch = tempfile::tempdir().unwrap();
-    (0..bytes.len()).into_par_iter().for_each(|len| {
-        let d = scratch
-            .path()
-            .join(format!("t{}", rayon::current_thread_index().unwrap_or(0)));
-        std::fs::create_dir_all(&d).unwrap();
-        let p = d.join(file_name(sub));
-        std::fs::write(&p, &bytes[..len]).unwrap();
-        let e = open_and_check(&p, sub).expect_err("truncated file accepted");
-        assert!(matches!(e, StorageError::Corrupt { .. }), "{e}");
-    });
+    let accepted = damage::undetected(
+        &bytes,
+        &file_name(sub),
+        damage::every_truncation(bytes.len()),
+        |p| {
+            let e = open_and_check(p, sub).err();
+            if let Some(e) = &e {
+                assert!(matches!(e, StorageError::Corrupt { .. }), "{e}");
+            }
+            e.is_none()
+        },
+    );
+    assert!(accepted.is_empty(), "truncations accepted: {accepted:?}");
     let d = tempfile::tempdir().unwrap();
     let p = d.path().join(file_name(sub));
     let mut longer = bytes.clone();

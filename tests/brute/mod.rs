@@ -9,6 +9,7 @@ pub mod rule;
 
 use crate::naive::Naive;
 use millbase::Rules;
+use millbase::geometry::NEIGHBOURS;
 use millbase::position::{Color, Position};
 use millbase::value::Value;
 use rayon::prelude::*;
@@ -130,9 +131,11 @@ impl Brute {
     /// groups solved before), level by level. A position can be decided at level
     /// `L` only if a child has plies `L - 1`: a child in an earlier group (found by
     /// one pass over all positions) or one decided at `L - 1` in this group. For the
-    /// latter, every position that differs from it by one stone of the side that
-    /// just moved is a candidate (a superset of its predecessors). Candidates are
-    /// judged by their own forward moves only, so extra ones do no harm.
+    /// latter, every position where the side that just moved has one stone on a
+    /// neighbouring point instead (or on any empty point, for a side that flies) is
+    /// a candidate: a superset of its predecessors. Candidates are judged by their
+    /// own forward moves only, so extra ones do no harm, and a missing one would
+    /// leave its position unknown (a draw), which the comparisons catch.
     pub fn solve_group(&mut self, group: &[(u32, u32)]) {
         let mut events: Vec<Vec<(u32, u32)>> = vec![vec![]; 1];
         let push_event = |events: &mut Vec<Vec<(u32, u32)>>, level: usize, p: (u32, u32)| {
@@ -181,7 +184,7 @@ impl Brute {
         // Positions decided at a level never decide others at the same level
         // (`decided_at` reads only values below it), so the candidates of a
         // level can be judged in chunks: memory stays bounded on large groups.
-        const CHUNK: usize = 1 << 20;
+        const CHUNK: usize = 1 << 18;
         let mut frontier: Vec<(u32, u32)> = vec![];
         let mut level: usize = 0;
         while level < events.len() || !frontier.is_empty() {
@@ -190,42 +193,52 @@ impl Brute {
                 .get_mut(level)
                 .map(std::mem::take)
                 .unwrap_or_default();
-            let mut decided = self.judge(group, from_events, lv);
+            let from_events = from_events
+                .into_par_iter()
+                .filter(|&p| self.open(group, p))
+                .collect();
+            let mut decided = self.judge(from_events, lv);
             for chunk in frontier.chunks(CHUNK) {
-                let mut cands = vec![];
-                for &(cm, co) in chunk {
-                    let empty = 0xFF_FFFF & !(cm | co);
-                    for y in (0..24).filter(|y| co & (1 << y) != 0) {
-                        for x in (0..24).filter(|x| empty & (1 << x) != 0) {
-                            cands.push((co & !(1 << y) | (1 << x), cm));
-                        }
-                    }
-                }
-                decided.extend(self.judge(group, cands, lv));
+                let flying = self.rules.flying;
+                let cands = chunk
+                    .par_iter()
+                    .flat_map_iter(|&(cm, co)| {
+                        // where the stone now on `y` can have come from: any empty
+                        // point for a side that flies, else a neighbour
+                        let fly = flying && co.count_ones() == 3;
+                        let empty = 0xFF_FFFF & !(cm | co);
+                        (0..24usize)
+                            .filter(move |&y| co & (1 << y) != 0)
+                            .flat_map(move |y| {
+                                let from = if fly { empty } else { empty & NEIGHBOURS[y] };
+                                (0..24usize)
+                                    .filter(move |&x| from & (1 << x) != 0)
+                                    .map(move |x| (co & !(1 << y) | (1 << x), cm))
+                            })
+                    })
+                    .filter(|&p| self.open(group, p))
+                    .collect();
+                decided.extend(self.judge(cands, lv));
             }
             frontier = decided;
             level += 1;
         }
     }
 
-    /// Of the candidates `cands`, those of `group` still unknown and decided at
-    /// `level` by their children: recorded in the tables and returned.
-    fn judge(
-        &mut self,
-        group: &[(u32, u32)],
-        mut cands: Vec<(u32, u32)>,
-        level: i16,
-    ) -> Vec<(u32, u32)> {
-        cands.sort_unstable();
+    /// Whether `(m, o)` belongs to `group` and is not decided yet.
+    fn open(&self, group: &[(u32, u32)], (m, o): (u32, u32)) -> bool {
+        let (w, b) = (m.count_ones(), o.count_ones());
+        group.contains(&(w, b)) && self.tables[w as usize][b as usize][self.slot(m, o)] == UNKNOWN
+    }
+
+    /// Of the open candidates `cands`, those decided at `level` by their
+    /// children: recorded in the tables and returned.
+    fn judge(&mut self, mut cands: Vec<(u32, u32)>, level: i16) -> Vec<(u32, u32)> {
+        cands.par_sort_unstable();
         cands.dedup();
         let decided: Vec<(u32, u32)> = cands
             .into_par_iter()
-            .filter(|&(m, o)| {
-                let (w, b) = (m.count_ones(), o.count_ones());
-                group.contains(&(w, b))
-                    && self.tables[w as usize][b as usize][self.slot(m, o)] == UNKNOWN
-                    && self.decided_at(m, o, level)
-            })
+            .filter(|&(m, o)| self.decided_at(m, o, level))
             .collect();
         for &(m, o) in &decided {
             let slot = self.slot(m, o);
