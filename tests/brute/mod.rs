@@ -427,7 +427,7 @@ impl<'a> Placement<'a> {
             pos.opponent_hand,
         );
         let table = &self.tables[&sector];
-        let width = binom(24, sector.1);
+        let width = self.brute.binom[24][sector.1 as usize];
         let slot = self.brute.rank(pos.mover) * width + self.brute.rank(pos.opponent);
         match table[slot as usize] {
             DRAWN_PLIES => Value::Draw,
