@@ -890,7 +890,8 @@ impl Table {
     pub fn block(&self, b: usize) -> Result<Vec<Cell>, StorageError> {
         let mut out = vec![];
         let mut zd = zstd::bulk::Decompressor::default();
-        self.block_with(&mut zd, b, false, None, &mut out)?;
+        let data = self.block_data(b)?;
+        self.block_with(&mut zd, b, data, false, None, &mut out)?;
         Ok(out)
     }
 
@@ -900,7 +901,8 @@ impl Table {
     pub fn rule_block(&self, b: usize, game: &[Cell]) -> Result<Vec<Cell>, StorageError> {
         let mut out = vec![];
         let mut zd = zstd::bulk::Decompressor::default();
-        self.block_with(&mut zd, b, false, Some(game), &mut out)?;
+        let data = self.block_data(b)?;
+        self.block_with(&mut zd, b, data, false, Some(game), &mut out)?;
         Ok(out)
     }
 
@@ -915,8 +917,15 @@ impl Table {
         }
     }
 
-    /// The compressed bytes of block `b`, once its checksum matches.
+    /// The compressed bytes of block `b`, once it exists and its checksum
+    /// matches.
     fn block_data(&self, b: usize) -> Result<&[u8], StorageError> {
+        if b >= self.header.blocks as usize {
+            return Err(corrupt(
+                &self.path,
+                format!("block {b} {}", self.no_such_block()),
+            ));
+        }
         let data = &self.map[self.offsets[b] as usize..self.offsets[b + 1] as usize];
         if crc32fast::hash(data) != self.crcs[b] {
             return Err(corrupt(&self.path, format!("block {b} checksum mismatch")));
@@ -924,21 +933,19 @@ impl Table {
         Ok(data)
     }
 
-    /// [`Table::block`] with a caller's decompressor and buffer (reused);
-    /// `game`: the game's cells of the block, for the distance encodings.
+    /// Decodes block `b` from its checked bytes `data` ([`Table::block_data`])
+    /// with a caller's decompressor and buffer (reused); `game`: the game's
+    /// cells of the block, for the distance encodings.
     fn block_with(
         &self,
         zd: &mut zstd::bulk::Decompressor<'_>,
         b: usize,
+        data: &[u8],
         outcomes_only: bool,
         game: Option<&[Cell]>,
         out: &mut Vec<Cell>,
     ) -> Result<(), StorageError> {
         let fault = |f: String| corrupt(&self.path, format!("block {b} {f}"));
-        if b >= self.header.blocks as usize {
-            return Err(fault(self.no_such_block()));
-        }
-        let data = self.block_data(b)?;
         let be = self.header.block_entries as u64;
         let first = b as u64 * be;
         let want = (self.header.entries - first).min(be) as usize;
@@ -1118,19 +1125,19 @@ impl Table {
                 "has another number of entries than the game's table",
             ));
         }
-        let blocks = self.header.blocks as usize;
         // every checksum first (cheap): a damaged block fails the whole read
         // before anything is decompressed
-        (0..blocks)
+        let data: Vec<&[u8]> = (0..self.header.blocks as usize)
             .into_par_iter()
-            .try_for_each(|b| self.block_data(b).map(|_| ()))?;
-        (0..blocks)
+            .map(|b| self.block_data(b))
+            .collect::<Result<_, _>>()?;
+        (0..data.len())
             .into_par_iter()
             .map_init(
                 || (zstd::bulk::Decompressor::default(), Vec::new()),
                 |(zd, cells), b| {
                     let g = game.map(|g| &g[b * be..((b + 1) * be).min(g.len())]);
-                    self.block_with(zd, b, outcomes_only, g, cells)?;
+                    self.block_with(zd, b, data[b], outcomes_only, g, cells)?;
                     Ok(f(cells))
                 },
             )

@@ -6,7 +6,7 @@ mod common;
 
 use common::run;
 use millbase::Rules;
-use millbase::db::{DbDir, WORK_DIR, file_name};
+use millbase::db::{DbDir, RULE_DIR_PREFIX, WORK_DIR, file_name};
 use millbase::index::{Indexer, Subspace};
 use millbase::solver::{Known, count_values};
 use millbase::storage::{Encoding, write_table};
@@ -22,7 +22,7 @@ fn generate(dir: &Path, args: &[&str]) {
 }
 
 /// The database files (`*.mdb`) of `dir` with their bytes, the tables of the
-/// no-removal rule (`no-removal-100/*.mdb`) included.
+/// no-removal rule (limit 100, the default) included.
 fn files(dir: &Path) -> BTreeMap<String, Vec<u8>> {
     let in_dir = |sub: &str| -> Vec<(String, Vec<u8>)> {
         let Ok(entries) = std::fs::read_dir(dir.join(sub)) else {
@@ -38,7 +38,7 @@ fn files(dir: &Path) -> BTreeMap<String, Vec<u8>> {
             .collect()
     };
     let mut all = in_dir("");
-    all.extend(in_dir("no-removal-100/"));
+    all.extend(in_dir(&format!("{RULE_DIR_PREFIX}100/")));
     all.into_iter().collect()
 }
 

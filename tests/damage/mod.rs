@@ -44,10 +44,10 @@ pub fn undetected(
                 let dir = tempfile::tempdir_in(scratch.path()).unwrap();
                 let path = dir.path().join(name);
                 std::fs::write(&path, bytes).unwrap();
-                (dir, path, bytes.len())
+                let f = OpenOptions::new().write(true).open(&path).unwrap();
+                (dir, path, f, bytes.len())
             },
-            |(_, path, len), damage| {
-                let f = OpenOptions::new().write(true).open(&*path).unwrap();
+            |(_, path, f, len), damage| {
                 // back to the original length (after shorter truncations)
                 let want = match damage {
                     Damage::Flip(..) => bytes.len(),
