@@ -1,8 +1,12 @@
-//! Solver throughput on a fixed small subset: the 4-3/3-4 pair (with 3-3 known).
+//! Solver throughput on fixed small subsets: the 4-3/3-4 pair (with 3-3 known),
+//! and the placement sector 4-4/1-0 (with the movement phase of the 5-stone
+//! game known).
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use millbase::Rules;
 use millbase::index::{Indexer, Subspace};
+use millbase::placement::solve_sector;
+use millbase::plan::{Limits, plan};
 use millbase::solver::{Known, NoProgress, solve_pair};
 
 fn solver(c: &mut Criterion) {
@@ -28,5 +32,35 @@ fn solver(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, solver);
+fn placement(c: &mut Criterion) {
+    let ix = Indexer::new();
+    let rules = Rules::default();
+    let limits = Limits {
+        max_stones: 5,
+        placement: false,
+        move_limit: None,
+        ..Limits::default()
+    };
+    let mut known = Known::new();
+    for rep in plan(limits) {
+        for s in solve_pair(&ix, rules, rep, &known, &NoProgress).unwrap() {
+            known.insert(s.subspace, s.cells);
+        }
+    }
+    let sub: Subspace = "4-4/1-0".parse().unwrap();
+    let mut group = c.benchmark_group("solver");
+    group.sample_size(10);
+    group.throughput(Throughput::Elements(ix.classes(sub)));
+    group.bench_function("placement sector 4-4/1-0 (classes)", |b| {
+        b.iter(|| {
+            solve_sector(&ix, sub, &known, &NoProgress)
+                .unwrap()
+                .counts
+                .classes
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, solver, placement);
 criterion_main!(benches);

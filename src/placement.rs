@@ -11,16 +11,20 @@
 //! Positions are visited grouped by the opponent's set, one symmetry class of it
 //! at a time: after a placement the opponent moves, so the children of a group
 //! (without removal) all lie in the one block of the child table that belongs
-//! to that set, and those with a removal in a few blocks more. The lookups stay
-//! in cache; each position is written once, at its canonical slot. `verify`
-//! checks the result the plain way, by the engine's move generation.
+//! to that set, and those with a removal in a few blocks more. The children of
+//! one position differ only by the placed stone, so they are ranked together
+//! ([`OneMore`]): a few table reads each. The lookups stay in cache; the
+//! group's values are written after it, each at its canonical slot, far apart
+//! in the sector's table. `verify` checks the result the plain way, by the
+//! engine's move generation.
 
 use crate::geometry::{ALL, Bits, in_mill, points};
-use crate::index::{Indexer, MoverContext, Subspace};
+use crate::index::{Extension, Index, Indexer, MoverContext, OneMore, Subspace};
 use crate::moves::removable;
-use crate::solver::{Known, Layer, Progress, SolveError, Solved, count_values};
+use crate::solver::{Entry, Known, Layer, Progress, SolveError, Solved, count_values, prefetch};
 use crate::value::{Cell, Value};
 use rayon::prelude::*;
+use std::sync::atomic::AtomicU16;
 use std::sync::atomic::Ordering::Relaxed;
 
 /// The tables the moves of one sector lead into, in one layer.
@@ -49,18 +53,15 @@ impl<'a> ChildTables<'a> {
     }
 }
 
-/// The value of a child from its table, at the index `ctx` ranks its opponent
-/// set to.
-fn lookup(
-    (sub, table): (Subspace, &[Cell]),
-    ctx: &MoverContext<'_>,
-    opponent: Bits,
-) -> Result<Value, SolveError> {
-    let i = Indexer::rank_with(ctx, opponent);
-    table
-        .get(i as usize)
-        .and_then(|c| c.value())
-        .ok_or(SolveError::UndecidedEntry(sub, i))
+/// The entry of a child at `index` of its table; its cache line is
+/// requested at once ([`prefetch`]), so that the loads of a position's
+/// children overlap.
+fn locate<'a>((sub, table): (Subspace, &'a [Cell]), index: Index) -> Result<Entry<'a>, SolveError> {
+    let cell = table
+        .get(index as usize)
+        .ok_or(SolveError::UndecidedEntry(sub, index))?;
+    prefetch(cell);
+    Ok(Entry::Cell { sub, index, cell })
 }
 
 /// The work of solving `sub`, in the units [`solve_sector`] reports to
@@ -95,20 +96,27 @@ pub fn solve_sector_layer(
     (0..ix.orbits(sub.opponent))
         .into_par_iter()
         .try_for_each_init(
-            || Vec::with_capacity(64),
-            |values, orbit| -> Result<(), SolveError> {
+            || (Vec::with_capacity(64), vec![]),
+            |(entries, results), orbit| -> Result<(), SolveError> {
                 let opponent = ix.orbit_rep(sub.opponent, orbit);
                 // the children's mover is the opponent: one context for every
                 // placement without removal, one per stone a mill may remove
                 let plain = ix.mover_context(opponent);
-                let removals: Vec<MoverContext<'_>> = if opponent == 0 {
+                let plain = OneMore::new(&plain);
+                let removed: Vec<MoverContext<'_>> = if opponent == 0 {
                     vec![]
                 } else {
                     points(removable(opponent))
                         .map(|r| ix.mover_context(opponent & !(1 << r)))
                         .collect()
                 };
+                let removals: Vec<OneMore<'_, '_>> = removed.iter().map(OneMore::new).collect();
+                let mut scratch = Scratch {
+                    entries,
+                    removals: Vec::with_capacity(removals.len()),
+                };
                 let mut result = Ok(());
+                results.clear();
                 ix.for_each_by_opponent(sub, orbit, |mover, opponent| {
                     if result.is_err() {
                         return;
@@ -117,15 +125,21 @@ pub fn solve_sector_layer(
                     let v = if children.seed.is_some_and(|s| s[i] == Cell::DRAW) {
                         Ok(Value::Draw)
                     } else {
-                        value(&children, sub, (mover, opponent), &plain, &removals, values)
+                        let ranks = Ranks {
+                            plain: plain.of(mover),
+                            removals: &removals,
+                        };
+                        value(&children, sub, (mover, opponent), &ranks, &mut scratch)
                     };
                     match v {
-                        Ok(v) => cells[i].store(Cell::from_value(v).0, Relaxed),
+                        Ok(v) => results.push((i, Cell::from_value(v).0)),
                         Err(e) => result = Err(e),
                     }
                 });
+                result?;
+                store_scattered(&cells, results);
                 progress.initialised(Indexer::by_opponent_slots(sub));
-                result
+                Ok(())
             },
         )?;
     let cells = Cell::from_atomic(cells);
@@ -137,33 +151,86 @@ pub fn solve_sector_layer(
     })
 }
 
+/// Stores each `(slot, cell)` of `results`. The slots of a group's
+/// positions lie far apart, in as many blocks as there are positions: writing
+/// them after the group, each cache line requested a few stores ahead, keeps
+/// the children's blocks in cache while the group is solved.
+fn store_scattered(cells: &[AtomicU16], results: &[(usize, u16)]) {
+    const AHEAD: usize = 16;
+    for (k, &(i, c)) in results.iter().enumerate() {
+        if let Some(&(ahead, _)) = results.get(k + AHEAD) {
+            prefetch(&cells[ahead]);
+        }
+        cells[i].store(c, Relaxed);
+    }
+}
+
+/// How the children of one position are ranked: `plain` those without
+/// removal, `removals` (one per stone a mill may remove) the others.
+struct Ranks<'r, 'c, 'a> {
+    plain: Extension<'r, 'a>,
+    removals: &'r [OneMore<'c, 'a>],
+}
+
+/// Reusable buffers of [`value`].
+struct Scratch<'s, 'r, 't> {
+    /// The children's entries, and whether each came by a removal.
+    entries: &'s mut Vec<(Entry<'t>, bool)>,
+    /// `removals` of [`Ranks`], for the position's set.
+    removals: Vec<Extension<'r, 'r>>,
+}
+
 /// The value, in the layer of `t`, of the position `(mover, opponent)` of
-/// sector `sub`, from its children (`plain` and `removals` rank them;
-/// `values` is scratch).
-fn value(
-    t: &ChildTables<'_>,
+/// sector `sub`, from its children, ranked by `ranks`: every child is located
+/// first, then all are read.
+fn value<'t, 'r>(
+    t: &ChildTables<'t>,
     sub: Subspace,
     (mover, opponent): (Bits, Bits),
-    plain: &MoverContext<'_>,
-    removals: &[MoverContext<'_>],
-    values: &mut Vec<Value>,
+    ranks: &Ranks<'r, '_, '_>,
+    scratch: &mut Scratch<'_, 'r, 't>,
 ) -> Result<Value, SolveError> {
-    values.clear();
+    let entries = &mut *scratch.entries;
+    entries.clear();
+    scratch.removals.clear();
     let empty = !(mover | opponent) & ALL;
     for to in points(empty) {
         let after = mover | (1 << to);
         if opponent != 0 && in_mill(after, to) {
-            for ctx in removals {
-                let v = match t.removal {
-                    Some(table) => lookup(table, ctx, after)?,
-                    None => Value::Loss(0),
-                };
-                values.push(t.layer.removal_value(v));
+            match t.removal {
+                Some(table) => {
+                    if scratch.removals.is_empty() {
+                        scratch
+                            .removals
+                            .extend(ranks.removals.iter().map(|r| r.of(mover)));
+                    }
+                    for r in &scratch.removals {
+                        entries.push((locate(table, r.rank(to))?, true));
+                    }
+                }
+                None => entries.extend(
+                    ranks
+                        .removals
+                        .iter()
+                        .map(|_| (Entry::Known(Value::Loss(0)), true)),
+                ),
             }
         } else {
-            values.push(lookup(t.plain, plain, after)?);
+            entries.push((locate(t.plain, ranks.plain.rank(to))?, false));
         }
     }
-    let v = Value::from_children(values.iter().copied()).ok_or(SolveError::PliesOverflow(sub))?;
+    let mut failed = None;
+    let v = Value::from_children(entries.iter().map_while(|&(e, removal)| match e.value() {
+        Ok(v) if removal => Some(t.layer.removal_value(v)),
+        Ok(v) => Some(v),
+        Err(e) => {
+            failed = Some(e);
+            None
+        }
+    }));
+    if let Some(e) = failed {
+        return Err(e);
+    }
+    let v = v.ok_or(SolveError::PliesOverflow(sub))?;
     Ok(t.layer.cut(v))
 }

@@ -151,7 +151,7 @@ impl Entry<'_> {
 /// Asks the processor to bring `x` into its caches (a hint; no effect on the
 /// result).
 #[inline(always)]
-fn prefetch<T>(x: &T) {
+pub(crate) fn prefetch<T>(x: &T) {
     #[cfg(target_arch = "x86_64")]
     // SAFETY: SSE, which the instruction needs, is part of every x86_64
     // processor; a prefetch reads nothing the program sees and cannot fault
