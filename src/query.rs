@@ -32,6 +32,7 @@ use crate::position::Position;
 use crate::rules::Rules;
 use crate::storage::{Encoding, StorageError, Table, corrupt};
 use crate::value::{Cell, Value};
+use rustc_hash::FxHashMap;
 use std::collections::HashMap;
 use std::fmt;
 use std::path::Path;
@@ -100,11 +101,20 @@ type TableKey = (Option<u16>, Subspace);
 /// Decoded blocks by (move limit of a rule table or `None`, subspace, block).
 type BlockCache = HashMap<(Option<u16>, Subspace, u64), Arc<Vec<Cell>>>;
 
+/// The game's tables and decoded blocks one probe has used: a position's
+/// children lie in few tables and blocks, so each child after the first in a
+/// block is read without the shared maps and their locks.
+#[derive(Default)]
+struct Recent {
+    tables: Vec<(Subspace, Arc<Table>)>,
+    blocks: Vec<(Subspace, u64, Arc<Vec<Cell>>)>,
+}
+
 /// An open database: files are opened on first use, decoded blocks cached.
 pub struct Database {
     dir: DbDir,
     ix: Indexer,
-    tables: Mutex<HashMap<TableKey, Arc<Table>>>,
+    tables: Mutex<FxHashMap<TableKey, Arc<Table>>>,
     cache: Mutex<BlockCache>,
     cache_blocks: usize,
 }
@@ -121,7 +131,7 @@ impl Database {
         Ok(Database {
             dir: DbDir::open(dir)?,
             ix: Indexer::new(),
-            tables: Mutex::new(HashMap::new()),
+            tables: Mutex::new(FxHashMap::default()),
             cache: Mutex::new(HashMap::new()),
             cache_blocks: CACHE_BLOCKS,
         })
@@ -210,7 +220,8 @@ impl Database {
     /// (see [`crate::db::encoding_for`]), a win or loss gets its
     /// plies from a one-ply search over its children, whose files store them.
     pub fn probe(&self, pos: &Position) -> Result<Value, QueryError> {
-        let Some((cell, table, i)) = self.stored(pos)? else {
+        let mut recent = Recent::default();
+        let Some((cell, table, i)) = self.stored(&mut recent, pos)? else {
             return Ok(Value::Loss(0));
         };
         if let Some(v) = cell.value() {
@@ -221,7 +232,7 @@ impl Database {
         }
         let from_children =
             value_from_children(pos, self.rules(), &mut vec![], |child| {
-                match self.stored(child)? {
+                match self.stored(&mut recent, child)? {
                     None => Ok(Value::Loss(0)),
                     Some((c, t, j)) => c.value().ok_or_else(|| no_value(t.path(), j)),
                 }
@@ -238,7 +249,7 @@ impl Database {
     /// Win, draw or loss of `pos`, without searching: plies
     /// are 0 where the file stores none (as in [`crate::wdl::WdlMap`]).
     pub(crate) fn probe_outcome(&self, pos: &Position) -> Result<Value, QueryError> {
-        let Some((cell, table, i)) = self.stored(pos)? else {
+        let Some((cell, table, i)) = self.stored(&mut Recent::default(), pos)? else {
             return Ok(Value::Loss(0));
         };
         match cell {
@@ -249,21 +260,46 @@ impl Database {
     }
 
     /// The stored cell of `pos`, with its table and index; `None` when the
-    /// side to move has fewer than 3 stones (lost, 0 plies).
-    fn stored(&self, pos: &Position) -> Result<Option<(Cell, Arc<Table>, Index)>, QueryError> {
+    /// side to move has fewer than 3 stones (lost, 0 plies). Tables and blocks
+    /// come from `recent` where it has them, else from the shared maps, and
+    /// are kept in it.
+    fn stored(
+        &self,
+        recent: &mut Recent,
+        pos: &Position,
+    ) -> Result<Option<(Cell, Arc<Table>, Index)>, QueryError> {
         if pos.mover_below_minimum() {
             return Ok(None);
         }
         let sub = Subspace::of(pos);
-        let table = match self.table(sub) {
-            Err(QueryError::Storage(StorageError::Missing { .. })) if !pos.is_movement_phase() => {
-                return Err(QueryError::PlacementPhase(*pos));
+        let table = match recent.tables.iter().find(|(s, _)| *s == sub) {
+            Some((_, t)) => t.clone(),
+            None => {
+                let t = match self.table(sub) {
+                    Err(QueryError::Storage(StorageError::Missing { .. }))
+                        if !pos.is_movement_phase() =>
+                    {
+                        return Err(QueryError::PlacementPhase(*pos));
+                    }
+                    t => t?,
+                };
+                recent.tables.push((sub, t.clone()));
+                t
             }
-            t => t?,
         };
         let i = self.ix.rank(pos.mover, pos.opponent);
         let be = table.header.block_entries as u64;
-        let cell = self.block(None, sub, &table, i / be)?[(i % be) as usize];
+        let b = i / be;
+        let at = (i % be) as usize;
+        let cell = match recent.blocks.iter().find(|(s, k, _)| *s == sub && *k == b) {
+            Some((_, _, block)) => block[at],
+            None => {
+                let block = self.block(None, sub, &table, b)?;
+                let cell = block[at];
+                recent.blocks.push((sub, b, block));
+                cell
+            }
+        };
         Ok(Some((cell, table, i)))
     }
 
