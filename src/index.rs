@@ -429,7 +429,8 @@ pub struct MoverContext<'a> {
 pub struct OneMore<'c, 'a> {
     ctx: &'c MoverContext<'a>,
     /// Each point's image under the context's symmetry, as a coordinate
-    /// among the points not in the least mover set.
+    /// among the points not in the least mover set (meaningless for the
+    /// mover's own points, which are never added).
     squeezed: [u8; POINTS],
 }
 
