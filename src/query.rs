@@ -220,8 +220,7 @@ impl Database {
     /// (see [`crate::db::encoding_for`]), a win or loss gets its
     /// plies from a one-ply search over its children, whose files store them.
     pub fn probe(&self, pos: &Position) -> Result<Value, QueryError> {
-        let mut recent = Recent::default();
-        let Some((cell, table, i)) = self.stored(&mut recent, pos)? else {
+        let Some((cell, table, i)) = self.stored(None, pos)? else {
             return Ok(Value::Loss(0));
         };
         if let Some(v) = cell.value() {
@@ -230,9 +229,10 @@ impl Database {
         if !cell.lacks_plies() {
             return Err(no_value(table.path(), i));
         }
+        let mut recent = Recent::default();
         let from_children =
             value_from_children(pos, self.rules(), &mut vec![], |child| {
-                match self.stored(&mut recent, child)? {
+                match self.stored(Some(&mut recent), child)? {
                     None => Ok(Value::Loss(0)),
                     Some((c, t, j)) => c.value().ok_or_else(|| no_value(t.path(), j)),
                 }
@@ -249,7 +249,7 @@ impl Database {
     /// Win, draw or loss of `pos`, without searching: plies
     /// are 0 where the file stores none (as in [`crate::wdl::WdlMap`]).
     pub(crate) fn probe_outcome(&self, pos: &Position) -> Result<Value, QueryError> {
-        let Some((cell, table, i)) = self.stored(&mut Recent::default(), pos)? else {
+        let Some((cell, table, i)) = self.stored(None, pos)? else {
             return Ok(Value::Loss(0));
         };
         match cell {
@@ -261,18 +261,21 @@ impl Database {
 
     /// The stored cell of `pos`, with its table and index; `None` when the
     /// side to move has fewer than 3 stones (lost, 0 plies). Tables and blocks
-    /// come from `recent` where it has them, else from the shared maps, and
-    /// are kept in it.
+    /// come from `recent`, if given, where it has them, else from the shared
+    /// maps, and are kept in it.
     fn stored(
         &self,
-        recent: &mut Recent,
+        mut recent: Option<&mut Recent>,
         pos: &Position,
     ) -> Result<Option<(Cell, Arc<Table>, Index)>, QueryError> {
         if pos.mover_below_minimum() {
             return Ok(None);
         }
         let sub = Subspace::of(pos);
-        let table = match recent.tables.iter().find(|(s, _)| *s == sub) {
+        let kept = recent
+            .as_deref()
+            .and_then(|r| r.tables.iter().find(|(s, _)| *s == sub));
+        let table = match kept {
             Some((_, t)) => t.clone(),
             None => {
                 let t = match self.table(sub) {
@@ -283,7 +286,9 @@ impl Database {
                     }
                     t => t?,
                 };
-                recent.tables.push((sub, t.clone()));
+                if let Some(r) = recent.as_deref_mut() {
+                    r.tables.push((sub, t.clone()));
+                }
                 t
             }
         };
@@ -291,12 +296,17 @@ impl Database {
         let be = table.header.block_entries as u64;
         let b = i / be;
         let at = (i % be) as usize;
-        let cell = match recent.blocks.iter().find(|(s, k, _)| *s == sub && *k == b) {
+        let kept = recent
+            .as_deref()
+            .and_then(|r| r.blocks.iter().find(|(s, k, _)| *s == sub && *k == b));
+        let cell = match kept {
             Some((_, _, block)) => block[at],
             None => {
                 let block = self.block(None, sub, &table, b)?;
                 let cell = block[at];
-                recent.blocks.push((sub, b, block));
+                if let Some(r) = recent {
+                    r.blocks.push((sub, b, block));
+                }
                 cell
             }
         };
