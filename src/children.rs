@@ -60,11 +60,7 @@ fn from_moves<E>(
 ) -> Result<Option<Value>, E> {
     buf.clear();
     moves::generate(pos, rules, buf);
-    let children = buf
-        .iter()
-        .map(|&mv| eval(&moves::apply(pos, mv), mv))
-        .collect::<Result<Vec<Value>, E>>()?;
-    Ok(Value::from_children(children))
+    Value::try_from_children(buf.iter().map(|&mv| eval(&moves::apply(pos, mv), mv)))
 }
 
 /// The value of `pos` from its children's values in `known`.
@@ -139,17 +135,12 @@ fn from_known<'k>(
         let child = moves::apply(pos, mv);
         entries.push(known.entry_ranked(&child, |c| contexts.rank(ix, c.mover, c.opponent))?);
     }
-    let mut failed = None;
-    let v = Value::from_children(entries.iter().zip(moves.iter()).map_while(|(e, &mv)| {
-        e.value()
-            .map(|v| adjust(v, mv))
-            .map_err(|e| failed = Some(e))
-            .ok()
-    }));
-    match failed {
-        Some(e) => Err(e),
-        None => Ok(v),
-    }
+    Value::try_from_children(
+        entries
+            .iter()
+            .zip(moves.iter())
+            .map(|(e, &mv)| Ok(adjust(e.value()?, mv))),
+    )
 }
 
 /// Completes `sub`'s table read from a file that stores no plies: every

@@ -219,18 +219,10 @@ fn value<'t, 'r>(
             entries.push((locate(t.plain, ranks.plain.rank(to))?, false));
         }
     }
-    let mut failed = None;
-    let v = Value::from_children(entries.iter().map_while(|&(e, removal)| match e.value() {
-        Ok(v) if removal => Some(t.layer.removal_value(v)),
-        Ok(v) => Some(v),
-        Err(e) => {
-            failed = Some(e);
-            None
-        }
-    }));
-    if let Some(e) = failed {
-        return Err(e);
-    }
+    let v = Value::try_from_children(entries.iter().map(|&(e, removal)| {
+        let v = e.value()?;
+        Ok(if removal { t.layer.removal_value(v) } else { v })
+    }))?;
     let v = v.ok_or(SolveError::PliesOverflow(sub))?;
     Ok(t.layer.cut(v))
 }

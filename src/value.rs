@@ -181,6 +181,23 @@ impl Value {
         }
     }
 
+    /// [`Value::from_children`] of children whose values may fail to come:
+    /// the first error, if any (no later child is evaluated), else the value.
+    pub fn try_from_children<E>(
+        children: impl IntoIterator<Item = Result<Value, E>>,
+    ) -> Result<Option<Value>, E> {
+        let mut failed = None;
+        let v = Value::from_children(
+            children
+                .into_iter()
+                .map_while(|c| c.map_err(|e| failed = Some(e)).ok()),
+        );
+        match failed {
+            Some(e) => Err(e),
+            None => Ok(v),
+        }
+    }
+
     /// Ordering of moves by the value they lead to (the child's value): best
     /// first for the side choosing: fastest win (child loss with fewest plies),
     /// then draws, then slowest loss (child win with most plies).
@@ -273,6 +290,30 @@ impl Counts {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The first failing child is the answer and no later child is
+    /// evaluated; without failures the value is `from_children`'s.
+    #[test]
+    fn try_from_children_stops_at_the_first_error() {
+        let mut evaluated = 0;
+        let children = [
+            Ok(Value::Win(3)),
+            Err("second"),
+            Err("third"),
+            Ok(Value::Loss(1)),
+        ];
+        let r = Value::try_from_children(children.iter().map(|c| {
+            evaluated += 1;
+            *c
+        }));
+        assert_eq!(r, Err("second"));
+        assert_eq!(evaluated, 2);
+        let ok: [Result<Value, ()>; 3] = [Ok(Value::Win(3)), Ok(Value::Draw), Ok(Value::Loss(4))];
+        assert_eq!(
+            Value::try_from_children(ok),
+            Ok(Value::from_children(ok.map(Result::unwrap)))
+        );
+    }
 
     #[test]
     fn cells_round_trip() {
