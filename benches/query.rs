@@ -104,7 +104,6 @@ fn probes_and_moves(
 
 fn query(c: &mut Criterion) {
     if let Some(full) = std::env::var_os("MILLBASE_BENCH_DB") {
-        let db = Database::open(std::path::Path::new(&full)).unwrap();
         for sub in [
             Subspace::movement(9, 8),
             Subspace::movement(8, 9),
@@ -112,6 +111,9 @@ fn query(c: &mut Criterion) {
             sector(8, 8, 1, 1),
             sector(7, 8, 2, 1),
         ] {
+            // a database (and its block cache) for each: the blocks that one
+            // subspace's benches touch would otherwise push out the next's
+            let db = Database::open(std::path::Path::new(&full)).unwrap();
             // in the largest sectors the touched blocks of 2,000 probes or
             // 100 move lists exceed the cache
             probes_and_moves(c, &db, sub, 500, 20);

@@ -33,7 +33,6 @@ use crate::rules::Rules;
 use crate::storage::{Encoding, StorageError, Table, corrupt};
 use crate::value::{Cell, Value};
 use rustc_hash::FxHashMap;
-use std::collections::HashMap;
 use std::fmt;
 use std::path::Path;
 use std::sync::{Arc, Mutex};
@@ -93,13 +92,12 @@ pub(crate) fn no_value(path: &Path, index: Index) -> QueryError {
 /// Decoded blocks kept by default (8 KiB each: at most 128 MiB).
 pub const CACHE_BLOCKS: usize = 16384;
 
-/// Decoded blocks by (subspace, block number).
 /// A table of the game (`None`) or of the no-removal rule with a move limit,
 /// for one subspace.
 type TableKey = (Option<u16>, Subspace);
 
 /// Decoded blocks by (move limit of a rule table or `None`, subspace, block).
-type BlockCache = HashMap<(Option<u16>, Subspace, u64), Arc<Vec<Cell>>>;
+type BlockCache = FxHashMap<(Option<u16>, Subspace, u64), Arc<Vec<Cell>>>;
 
 /// The game's tables and decoded blocks one probe has used: a position's
 /// children lie in few tables and blocks, so each child after the first in a
@@ -132,7 +130,7 @@ impl Database {
             dir: DbDir::open(dir)?,
             ix: Indexer::new(),
             tables: Mutex::new(FxHashMap::default()),
-            cache: Mutex::new(HashMap::new()),
+            cache: Mutex::new(FxHashMap::default()),
             cache_blocks: CACHE_BLOCKS,
         })
     }
