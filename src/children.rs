@@ -1,6 +1,8 @@
-//! A position's value from its children's values, by forward move generation:
-//! the one computation behind `verify`, the plies of files that store none
-//! (the solver's removal tables, `verify`, and the probe's one-ply search).
+//! A position's value from its children's values in known tables, by forward
+//! move generation: the computation behind `verify` and the plies of files
+//! that store none (for the solver's removal tables and `verify`). A probe's
+//! one-ply search does the same over the database's decoded blocks
+//! ([`crate::query`]); both reduce the children by [`Value::try_from_children`].
 
 use crate::counter;
 use crate::geometry::Bits;
@@ -11,18 +13,6 @@ use crate::rules::Rules;
 use crate::solver::{Entry, Known, SolveError};
 use crate::value::{Cell, Value};
 use rayon::prelude::*;
-
-/// The value of `pos` from the values `eval` gives each of its children, or
-/// `None` when the plies overflow ([`Value::from_children`]). `buf` is a reusable
-/// move buffer.
-pub fn value_from_children<E>(
-    pos: &Position,
-    rules: Rules,
-    buf: &mut Vec<Move>,
-    mut eval: impl FnMut(&Position) -> Result<Value, E>,
-) -> Result<Option<Value>, E> {
-    from_moves(pos, rules, buf, |child, _| eval(child))
-}
 
 /// The distance-table value under the no-removal rule with move limit `limit`
 /// ([`crate::counter`]) of `pos`, from the distance-table values `eval` gives

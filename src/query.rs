@@ -24,12 +24,14 @@
 //! std::fs::remove_dir_all(&dir).unwrap();
 //! ```
 
-use crate::children::{distance_from_children, value_from_children};
+use crate::children::distance_from_children;
 use crate::counter;
 use crate::db::DbDir;
 use crate::index::{Index, Indexer, Subspace};
+use crate::moves;
 use crate::position::Position;
 use crate::rules::Rules;
+use crate::solver::prefetch;
 use crate::storage::{Encoding, StorageError, Table, corrupt};
 use crate::value::{Cell, Value};
 use rustc_hash::FxHashMap;
@@ -105,7 +107,23 @@ type BlockCache = FxHashMap<(Option<u16>, Subspace, u64), Arc<Vec<Cell>>>;
 #[derive(Default)]
 struct Recent {
     tables: Vec<(Subspace, Arc<Table>)>,
-    blocks: Vec<(Subspace, u64, Arc<Vec<Cell>>)>,
+    /// A block: its table's position in `tables`, its number and its entries.
+    blocks: Vec<(usize, u64, Arc<Vec<Cell>>)>,
+}
+
+/// Where an entry is in a [`Recent`]: the block (its position in `blocks`),
+/// the entry in the block, and its index in its table.
+type Spot = (usize, usize, Index);
+
+impl Recent {
+    /// The value at `spot` ([`Database::spot`]; `None`: lost, 0 plies).
+    fn value(&self, spot: Option<Spot>) -> Result<Value, QueryError> {
+        let Some((k, at, i)) = spot else {
+            return Ok(Value::Loss(0));
+        };
+        let (t, _, block) = &self.blocks[k];
+        (block[at].value()).ok_or_else(|| no_value(self.tables[*t].1.path(), i))
+    }
 }
 
 /// An open database: files are opened on first use, decoded blocks cached.
@@ -218,7 +236,7 @@ impl Database {
     /// (see [`crate::db::encoding_for`]), a win or loss gets its
     /// plies from a one-ply search over its children, whose files store them.
     pub fn probe(&self, pos: &Position) -> Result<Value, QueryError> {
-        let Some((cell, table, i)) = self.stored(None, pos)? else {
+        let Some((cell, table, i)) = self.stored(pos)? else {
             return Ok(Value::Loss(0));
         };
         if let Some(v) = cell.value() {
@@ -227,14 +245,20 @@ impl Database {
         if !cell.lacks_plies() {
             return Err(no_value(table.path(), i));
         }
+        // every child's entry is located first, then all are read, so that
+        // the reads, random in the decoded blocks, overlap
         let mut recent = Recent::default();
-        let from_children =
-            value_from_children(pos, self.rules(), &mut vec![], |child| {
-                match self.stored(Some(&mut recent), child)? {
-                    None => Ok(Value::Loss(0)),
-                    Some((c, t, j)) => c.value().ok_or_else(|| no_value(t.path(), j)),
-                }
-            })?;
+        let mut moves = vec![];
+        moves::generate(pos, self.rules(), &mut moves);
+        let mut spots = Vec::with_capacity(moves.len());
+        for &mv in &moves {
+            let spot = self.spot(&mut recent, &moves::apply(pos, mv))?;
+            if let Some((k, at, _)) = spot {
+                prefetch(&recent.blocks[k].2[at]);
+            }
+            spots.push(spot);
+        }
+        let from_children = Value::try_from_children(spots.iter().map(|&s| recent.value(s)))?;
         match from_children {
             Some(v) if cell.agrees_with(v) => Ok(v),
             _ => Err(QueryError::Storage(corrupt(
@@ -247,7 +271,7 @@ impl Database {
     /// Win, draw or loss of `pos`, without searching: plies
     /// are 0 where the file stores none (as in [`crate::wdl::WdlMap`]).
     pub(crate) fn probe_outcome(&self, pos: &Position) -> Result<Value, QueryError> {
-        let Some((cell, table, i)) = self.stored(None, pos)? else {
+        let Some((cell, table, i)) = self.stored(pos)? else {
             return Ok(Value::Loss(0));
         };
         match cell {
@@ -258,57 +282,58 @@ impl Database {
     }
 
     /// The stored cell of `pos`, with its table and index; `None` when the
-    /// side to move has fewer than 3 stones (lost, 0 plies). Tables and blocks
-    /// come from `recent`, if given, where it has them, else from the shared
-    /// maps, and are kept in it.
-    fn stored(
-        &self,
-        mut recent: Option<&mut Recent>,
-        pos: &Position,
-    ) -> Result<Option<(Cell, Arc<Table>, Index)>, QueryError> {
+    /// side to move has fewer than 3 stones (lost, 0 plies).
+    fn stored(&self, pos: &Position) -> Result<Option<(Cell, Arc<Table>, Index)>, QueryError> {
         if pos.mover_below_minimum() {
             return Ok(None);
         }
         let sub = Subspace::of(pos);
-        let kept = recent
-            .as_deref()
-            .and_then(|r| r.tables.iter().find(|(s, _)| *s == sub));
-        let table = match kept {
-            Some((_, t)) => t.clone(),
+        let table = self.table_for(pos)?;
+        let i = self.ix.rank(pos.mover, pos.opponent);
+        let be = table.header.block_entries as u64;
+        let cell = self.block(None, sub, &table, i / be)?[(i % be) as usize];
+        Ok(Some((cell, table, i)))
+    }
+
+    /// The game's table of the subspace or sector of `pos`; a placement
+    /// position whose sector the database lacks is
+    /// [`QueryError::PlacementPhase`].
+    fn table_for(&self, pos: &Position) -> Result<Arc<Table>, QueryError> {
+        match self.table(Subspace::of(pos)) {
+            Err(QueryError::Storage(StorageError::Missing { .. })) if !pos.is_movement_phase() => {
+                Err(QueryError::PlacementPhase(*pos))
+            }
+            t => t,
+        }
+    }
+
+    /// Where the entry of `pos` is among the blocks of `recent`, which gets
+    /// the table and block if it lacks them; `None` when the side to move has
+    /// fewer than 3 stones (lost, 0 plies).
+    fn spot(&self, recent: &mut Recent, pos: &Position) -> Result<Option<Spot>, QueryError> {
+        if pos.mover_below_minimum() {
+            return Ok(None);
+        }
+        let sub = Subspace::of(pos);
+        let t = match recent.tables.iter().position(|(s, _)| *s == sub) {
+            Some(t) => t,
             None => {
-                let t = match self.table(sub) {
-                    Err(QueryError::Storage(StorageError::Missing { .. }))
-                        if !pos.is_movement_phase() =>
-                    {
-                        return Err(QueryError::PlacementPhase(*pos));
-                    }
-                    t => t?,
-                };
-                if let Some(r) = recent.as_deref_mut() {
-                    r.tables.push((sub, t.clone()));
-                }
-                t
+                recent.tables.push((sub, self.table_for(pos)?));
+                recent.tables.len() - 1
             }
         };
         let i = self.ix.rank(pos.mover, pos.opponent);
-        let be = table.header.block_entries as u64;
+        let be = recent.tables[t].1.header.block_entries as u64;
         let b = i / be;
-        let at = (i % be) as usize;
-        let kept = recent
-            .as_deref()
-            .and_then(|r| r.blocks.iter().find(|(s, k, _)| *s == sub && *k == b));
-        let cell = match kept {
-            Some((_, _, block)) => block[at],
+        let k = match (recent.blocks.iter()).position(|&(u, k, _)| u == t && k == b) {
+            Some(k) => k,
             None => {
-                let block = self.block(None, sub, &table, b)?;
-                let cell = block[at];
-                if let Some(r) = recent {
-                    r.blocks.push((sub, b, block));
-                }
-                cell
+                let block = self.block(None, sub, &recent.tables[t].1, b)?;
+                recent.blocks.push((t, b, block));
+                recent.blocks.len() - 1
             }
         };
-        Ok(Some((cell, table, i)))
+        Ok(Some((k, (i % be) as usize, i)))
     }
 
     /// The move limit of the no-removal rule whose tables the database holds
