@@ -88,9 +88,9 @@ impl Naive {
 
     fn in_complete_mill(cells: &[u8; 24], p: usize) -> bool {
         let who = cells[p];
-        MILLS
-            .iter()
-            .any(|m| m.contains(&(p as u8)) && m.iter().all(|&q| cells[q as usize] == who))
+        MILLS.iter().any(|m| {
+            m.iter().any(|&q| q as usize == p) && m.iter().all(|&q| cells[q as usize] == who)
+        })
     }
 
     /// Every legal ply as (from, to, removed point, resulting state).
@@ -205,11 +205,12 @@ impl Naive {
     /// The engine position of this state (its fields written as data).
     pub fn to_position(&self) -> Position {
         let (me, them) = (self.turn, 1 - self.turn);
-        let set = |player: usize| {
-            (0..24)
-                .filter(|&p| self.cells[p] == stone(player))
-                .fold(0u32, |s, p| s | 1 << p)
-        };
+        // the points of each cell content, EMPTY, WHITE and BLACK, in one pass
+        let mut sets = [0u32; 3];
+        for (p, &c) in self.cells.iter().enumerate() {
+            sets[c as usize] |= 1 << p;
+        }
+        let set = |player: usize| sets[stone(player) as usize];
         Position {
             mover: set(me),
             opponent: set(them),
