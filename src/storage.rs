@@ -1127,10 +1127,7 @@ impl Table {
         }
         // every checksum first (cheap): a damaged block fails the whole read
         // before anything is decompressed
-        let data: Vec<&[u8]> = (0..self.header.blocks as usize)
-            .into_par_iter()
-            .map(|b| self.block_data(b))
-            .collect::<Result<_, _>>()?;
+        let data = self.checked_blocks()?;
         (0..data.len())
             .into_par_iter()
             .map_init(
@@ -1165,9 +1162,16 @@ impl Table {
         if self.header.encoding == Encoding::CountsOnly {
             return Ok(());
         }
+        self.checked_blocks().map(|_| ())
+    }
+
+    /// The compressed bytes of every block, each once its checksum matches
+    /// ([`Table::block_data`]), checked in parallel.
+    fn checked_blocks(&self) -> Result<Vec<&[u8]>, StorageError> {
         (0..self.header.blocks as usize)
             .into_par_iter()
-            .try_for_each(|b| self.block_data(b).map(|_| ()))
+            .map(|b| self.block_data(b))
+            .collect()
     }
 
     /// Checks every block's checksum and decoding (a table that stores

@@ -41,11 +41,17 @@ fn small_db(rules: Rules) -> tempfile::TempDir {
     dir
 }
 
-/// Opens the file and checks its block checksums, without decoding: the
-/// check a resumed `generate` makes of a finished file, which must catch
-/// every damage on its own.
+/// Opens the file and reads it two ways, each of which must catch every
+/// damage on its own: the block checksums alone (what a resumed `generate`
+/// checks of a finished file), and a full decode (`check`, `read_all`). The
+/// error is the checksums'.
 fn open_and_check(path: &Path, sub: Subspace) -> Result<(), StorageError> {
-    Table::open(path, Rules::default(), sub)?.check_checksums()
+    let t = Table::open(path, Rules::default(), sub)?;
+    let decoded = t.check().and_then(|()| t.read_all().map(|_| ()));
+    match (t.check_checksums(), decoded) {
+        (Err(e), Err(_)) => Err(e),
+        _ => Ok(()),
+    }
 }
 
 /// A placement sector of the 3-stone game: Black to move with a stone in hand.
