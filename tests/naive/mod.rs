@@ -93,69 +93,75 @@ impl Naive {
         })
     }
 
-    /// Every legal ply as (from, to, removed point, resulting state).
-    fn plies(&self) -> Vec<(Option<usize>, usize, Option<usize>, Naive)> {
+    /// Calls `f` with every legal ply as (from, to, removed point, resulting
+    /// state), without collecting them: the brute-force oracle calls this for
+    /// every position of the small games, so it allocates nothing.
+    fn each_ply(&self, mut f: impl FnMut(Option<usize>, usize, Option<usize>, &Naive)) {
         let me = self.turn;
         let them = 1 - me;
-        let mut out = vec![];
         if self.total(me) < 3 || self.total(them) < 3 {
-            return out;
+            return;
         }
-        // (from, to) pairs
-        let mut steps: Vec<(Option<usize>, usize)> = vec![];
+        let fly = self.flying && self.on_board(me) == 3;
+        // (from, to) pairs: a placement from the hand, else a step or a flight
+        let mut step = |from: Option<usize>, to: usize| {
+            let mut next = self.clone();
+            if let Some(fr) = from {
+                next.cells[fr] = EMPTY;
+            } else {
+                next.hand[me] -= 1;
+            }
+            next.cells[to] = stone(me);
+            next.turn = them;
+            if !Self::in_complete_mill(&next.cells, to) {
+                f(from, to, None, &next);
+                return;
+            }
+            // a mill: remove a stone of theirs outside mills, or any if all are in mills
+            let theirs = |p: usize| next.cells[p] == stone(them);
+            let unprotected = |p: usize| theirs(p) && !Self::in_complete_mill(&next.cells, p);
+            let any_unprotected = (0..24).any(unprotected);
+            let mut removed_any = false;
+            for r in (0..24).filter(|&p| {
+                if any_unprotected {
+                    unprotected(p)
+                } else {
+                    theirs(p)
+                }
+            }) {
+                let mut n2 = next.clone();
+                n2.cells[r] = EMPTY;
+                f(from, to, Some(r), &n2);
+                removed_any = true;
+            }
+            if !removed_any {
+                f(from, to, None, &next);
+            }
+        };
         if self.hand[me] > 0 {
             for to in 0..24 {
                 if self.cells[to] == EMPTY {
-                    steps.push((None, to));
+                    step(None, to);
                 }
             }
         } else {
-            let fly = self.flying && self.on_board(me) == 3;
             for from in 0..24 {
                 if self.cells[from] != stone(me) {
                     continue;
                 }
                 for to in 0..24 {
                     if self.cells[to] == EMPTY && (fly || Self::adjacent(from, to)) {
-                        steps.push((Some(from), to));
+                        step(Some(from), to);
                     }
                 }
             }
         }
-        for (from, to) in steps {
-            let mut next = self.clone();
-            if let Some(f) = from {
-                next.cells[f] = EMPTY;
-            } else {
-                next.hand[me] -= 1;
-            }
-            next.cells[to] = stone(me);
-            next.turn = them;
-            if Self::in_complete_mill(&next.cells, to) {
-                let theirs: Vec<usize> =
-                    (0..24).filter(|&p| next.cells[p] == stone(them)).collect();
-                let unprotected: Vec<usize> = theirs
-                    .iter()
-                    .copied()
-                    .filter(|&p| !Self::in_complete_mill(&next.cells, p))
-                    .collect();
-                let targets = if unprotected.is_empty() {
-                    theirs
-                } else {
-                    unprotected
-                };
-                if targets.is_empty() {
-                    out.push((from, to, None, next.clone()));
-                }
-                for r in targets {
-                    let mut n2 = next.clone();
-                    n2.cells[r] = EMPTY;
-                    out.push((from, to, Some(r), n2));
-                }
-            } else {
-                out.push((from, to, None, next));
-            }
-        }
+    }
+
+    /// Every legal ply as (from, to, removed point, resulting state).
+    fn plies(&self) -> Vec<(Option<usize>, usize, Option<usize>, Naive)> {
+        let mut out = vec![];
+        self.each_ply(|from, to, removed, next| out.push((from, to, removed, next.clone())));
         out
     }
 
@@ -224,11 +230,10 @@ impl Naive {
     /// stone: what the brute-force oracle walks, so that it shares no move
     /// generation with the engine.
     pub fn successors(pos: &Position, flying: bool) -> Vec<(bool, Position)> {
+        let mut out = Vec::with_capacity(32);
         Naive::from_position(pos, flying)
-            .plies()
-            .into_iter()
-            .map(|(_, _, removed, next)| (removed.is_some(), next.to_position()))
-            .collect()
+            .each_ply(|_, _, removed, next| out.push((removed.is_some(), next.to_position())));
+        out
     }
 
     /// Leaf count `depth` plies deep.
