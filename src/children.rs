@@ -5,8 +5,7 @@
 //! ([`crate::query`]); both reduce the children by [`Value::try_from_children`].
 
 use crate::counter;
-use crate::geometry::Bits;
-use crate::index::{Index, Indexer, MoverContext, Subspace};
+use crate::index::{Index, Indexer, RecentContexts, Subspace};
 use crate::moves::{self, Move};
 use crate::position::Position;
 use crate::rules::Rules;
@@ -70,36 +69,7 @@ pub fn value_from_known<'k>(
 pub struct Scratch<'k> {
     moves: Vec<Move>,
     entries: Vec<Entry<'k>>,
-    contexts: Contexts<'k>,
-}
-
-/// The mover contexts of the children's mover sets seen last: a child's mover
-/// set is its parent's opponent set, less a stone a mill removed, so the
-/// children of positions visited by opponent set ([`Indexer::for_each_by_opponent`])
-/// share a few.
-#[derive(Default)]
-struct Contexts<'k> {
-    recent: Vec<(Bits, MoverContext<'k>)>,
-}
-
-/// Most contexts [`Contexts`] keeps: more than a position's children need.
-const CONTEXTS: usize = 16;
-
-impl<'k> Contexts<'k> {
-    /// [`Indexer::rank`] of `(mover, opponent)`.
-    fn rank(&mut self, ix: &'k Indexer, mover: Bits, opponent: Bits) -> Index {
-        let k = match self.recent.iter().position(|(m, _)| *m == mover) {
-            Some(k) => k,
-            None => {
-                if self.recent.len() == CONTEXTS {
-                    self.recent.clear();
-                }
-                self.recent.push((mover, ix.mover_context(mover)));
-                self.recent.len() - 1
-            }
-        };
-        Indexer::rank_with(&self.recent[k].1, opponent)
-    }
+    contexts: RecentContexts<'k>,
 }
 
 /// [`from_moves`] with the children's values from `known`, turned by `adjust`

@@ -16,6 +16,7 @@
 use crate::geometry::{ALL, Bits, INVERSE, POINTS, SYMMETRY_COUNT, points, transform};
 use crate::position::{Color, Position};
 use crate::rules::{MIN_STONES, STONES_PER_SIDE};
+use smallvec::SmallVec;
 use std::fmt;
 use std::sync::OnceLock;
 
@@ -419,6 +420,35 @@ pub struct MoverContext<'a> {
     stabiliser: u16,
     free_points: u8,
     _indexer: std::marker::PhantomData<&'a Indexer>,
+}
+
+/// The mover contexts of the mover sets ranked last: the children of one
+/// position share their mover set (the parent's opponent set, less a stone a
+/// mill removed), so ranking them through this cache computes few contexts.
+#[derive(Default)]
+pub struct RecentContexts<'a> {
+    recent: SmallVec<[(Bits, MoverContext<'a>); RECENT_CONTEXTS]>,
+}
+
+/// Most contexts [`RecentContexts`] keeps: more than a position's children need.
+const RECENT_CONTEXTS: usize = 16;
+
+impl<'a> RecentContexts<'a> {
+    /// [`Indexer::rank`] of `(mover, opponent)`.
+    #[inline]
+    pub fn rank(&mut self, ix: &'a Indexer, mover: Bits, opponent: Bits) -> Index {
+        let k = match self.recent.iter().position(|(m, _)| *m == mover) {
+            Some(k) => k,
+            None => {
+                if self.recent.len() == RECENT_CONTEXTS {
+                    self.recent.clear();
+                }
+                self.recent.push((mover, ix.mover_context(mover)));
+                self.recent.len() - 1
+            }
+        };
+        Indexer::rank_with(&self.recent[k].1, opponent)
+    }
 }
 
 /// Ranks the opponent sets that add one point to a common set, for one mover

@@ -27,7 +27,7 @@
 use crate::children::distance_from_children;
 use crate::counter;
 use crate::db::DbDir;
-use crate::index::{Index, Indexer, Subspace};
+use crate::index::{Index, Indexer, RecentContexts, Subspace};
 use crate::moves;
 use crate::position::Position;
 use crate::rules::Rules;
@@ -35,6 +35,7 @@ use crate::solver::prefetch;
 use crate::storage::{Encoding, StorageError, Table, corrupt};
 use crate::value::{Cell, Value};
 use rustc_hash::FxHashMap;
+use smallvec::SmallVec;
 use std::fmt;
 use std::path::Path;
 use std::sync::{Arc, Mutex};
@@ -101,21 +102,26 @@ type TableKey = (Option<u16>, Subspace);
 /// Decoded blocks by (move limit of a rule table or `None`, subspace, block).
 type BlockCache = FxHashMap<(Option<u16>, Subspace, u64), Arc<Vec<Cell>>>;
 
+/// A block a probe has used: its table's position in [`Recent`]'s `tables`,
+/// its number and its entries.
+type RecentBlock = (usize, u64, Arc<Vec<Cell>>);
+
 /// The game's tables and decoded blocks one probe has used: a position's
 /// children lie in few tables and blocks, so each child after the first in a
 /// block is read without the shared maps and their locks.
 #[derive(Default)]
-struct Recent {
-    tables: Vec<(Subspace, Arc<Table>)>,
-    /// A block: its table's position in `tables`, its number and its entries.
-    blocks: Vec<(usize, u64, Arc<Vec<Cell>>)>,
+struct Recent<'a> {
+    tables: SmallVec<[(Subspace, Arc<Table>); 4]>,
+    blocks: SmallVec<[RecentBlock; 16]>,
+    /// The children share their mover sets: each is ranked through these.
+    contexts: RecentContexts<'a>,
 }
 
 /// Where an entry is in a [`Recent`]: the block (its position in `blocks`),
 /// the entry in the block, and its index in its table.
 type Spot = (usize, usize, Index);
 
-impl Recent {
+impl Recent<'_> {
     /// The value at `spot` ([`Database::spot`]; `None`: lost, 0 plies).
     fn value(&self, spot: Option<Spot>) -> Result<Value, QueryError> {
         let Some((k, at, i)) = spot else {
@@ -248,9 +254,9 @@ impl Database {
         // every child's entry is located first, then all are read, so that
         // the reads, random in the decoded blocks, overlap
         let mut recent = Recent::default();
-        let mut moves = vec![];
+        let mut moves = Vec::with_capacity(64);
         moves::generate(pos, self.rules(), &mut moves);
-        let mut spots = Vec::with_capacity(moves.len());
+        let mut spots = SmallVec::<[Option<Spot>; 32]>::with_capacity(moves.len());
         for &mv in &moves {
             let spot = self.spot(&mut recent, &moves::apply(pos, mv))?;
             if let Some((k, at, _)) = spot {
@@ -310,7 +316,11 @@ impl Database {
     /// Where the entry of `pos` is among the blocks of `recent`, which gets
     /// the table and block if it lacks them; `None` when the side to move has
     /// fewer than 3 stones (lost, 0 plies).
-    fn spot(&self, recent: &mut Recent, pos: &Position) -> Result<Option<Spot>, QueryError> {
+    fn spot<'a>(
+        &'a self,
+        recent: &mut Recent<'a>,
+        pos: &Position,
+    ) -> Result<Option<Spot>, QueryError> {
         if pos.mover_below_minimum() {
             return Ok(None);
         }
@@ -322,7 +332,7 @@ impl Database {
                 recent.tables.len() - 1
             }
         };
-        let i = self.ix.rank(pos.mover, pos.opponent);
+        let i = recent.contexts.rank(&self.ix, pos.mover, pos.opponent);
         let be = recent.tables[t].1.header.block_entries as u64;
         let b = i / be;
         let k = match (recent.blocks.iter()).position(|&(u, k, _)| u == t && k == b) {
