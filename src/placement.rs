@@ -15,8 +15,10 @@
 //! one position differ only by the placed stone, so they are ranked together
 //! ([`OneMore`]): a few table reads each. The lookups stay in cache; the
 //! group's values are written after it, each at its canonical slot, far apart
-//! in the sector's table. `verify` checks the result the plain way, by the
-//! engine's move generation.
+//! in the sector's table. A solve of the rule's distances reads the game's
+//! entries of the group's positions (the game's draws are the rule's) from
+//! slots as far apart, so each is requested a few positions ahead. `verify`
+//! checks the result the plain way, by the engine's move generation.
 
 use crate::geometry::{ALL, Bits, in_mill, points};
 use crate::index::{Extension, Index, Indexer, MoverContext, OneMore, Subspace};
@@ -96,8 +98,8 @@ pub fn solve_sector_layer(
     (0..ix.orbits(sub.opponent))
         .into_par_iter()
         .try_for_each_init(
-            || (Vec::with_capacity(64), vec![]),
-            |(entries, results), orbit| -> Result<(), SolveError> {
+            || (Vec::with_capacity(64), vec![], vec![]),
+            |(entries, group, results), orbit| -> Result<(), SolveError> {
                 let opponent = ix.orbit_rep(sub.opponent, orbit);
                 // the children's mover is the opponent: one context for every
                 // placement without removal, one per stone a mill may remove
@@ -115,28 +117,31 @@ pub fn solve_sector_layer(
                     entries,
                     removals: Vec::with_capacity(removals.len()),
                 };
-                let mut result = Ok(());
-                results.clear();
+                group.clear();
                 ix.for_each_by_opponent(sub, orbit, |mover, opponent| {
-                    if result.is_err() {
-                        return;
-                    }
-                    let i = ix.rank(mover, opponent) as usize;
-                    let v = if children.seed.is_some_and(|s| s[i] == Cell::DRAW) {
-                        Ok(Value::Draw)
+                    group.push((ix.rank(mover, opponent) as usize, mover));
+                });
+                results.clear();
+                for (k, &(i, mover)) in group.iter().enumerate() {
+                    // the game's entries of the group lie far apart, like its
+                    // slots: each is requested a few positions ahead
+                    let draw = children.seed.is_some_and(|seed| {
+                        if let Some(&(ahead, _)) = group.get(k + AHEAD) {
+                            prefetch(&seed[ahead]);
+                        }
+                        seed[i] == Cell::DRAW
+                    });
+                    let v = if draw {
+                        Value::Draw
                     } else {
                         let ranks = Ranks {
                             plain: plain.of(mover),
                             removals: &removals,
                         };
-                        value(&children, sub, (mover, opponent), &ranks, &mut scratch)
+                        value(&children, sub, (mover, opponent), &ranks, &mut scratch)?
                     };
-                    match v {
-                        Ok(v) => results.push((i, Cell::from_value(v).0)),
-                        Err(e) => result = Err(e),
-                    }
-                });
-                result?;
+                    results.push((i, Cell::from_value(v).0));
+                }
                 store_scattered(&cells, results);
                 progress.initialised(Indexer::by_opponent_slots(sub));
                 Ok(())
@@ -151,12 +156,14 @@ pub fn solve_sector_layer(
     })
 }
 
+/// How many positions ahead a cache line of a far-apart slot is requested.
+const AHEAD: usize = 16;
+
 /// Stores each `(slot, cell)` of `results`. The slots of a group's
 /// positions lie far apart, in as many blocks as there are positions: writing
 /// them after the group, each cache line requested a few stores ahead, keeps
 /// the children's blocks in cache while the group is solved.
 fn store_scattered(cells: &[AtomicU16], results: &[(usize, u16)]) {
-    const AHEAD: usize = 16;
     for (k, &(i, c)) in results.iter().enumerate() {
         if let Some(&(ahead, _)) = results.get(k + AHEAD) {
             prefetch(&cells[ahead]);
