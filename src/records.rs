@@ -12,6 +12,7 @@ use rayon::prelude::*;
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 use std::io::Read;
+use std::path::PathBuf;
 
 /// A position and its plies.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -177,13 +178,31 @@ fn longest_in(ix: &Indexer, sub: Subspace, table: &[Cell], n: usize) -> Records 
     }
 }
 
-/// The SHA-256 of the file of each subspace present in `db`, as
-/// `(file name, hex digest)`, in solving order.
+/// The SHA-256 of every file of `db` as `(name, hex digest)`: the file of
+/// each subspace present, in solving order, then the rule tables of each
+/// move limit (named `no-removal-L/FILE`), in the same order.
 pub fn checksums(db: &DbDir) -> Result<Vec<(String, String)>, DbError> {
-    db.present()
+    let present = db.present();
+    let mut files: Vec<(String, PathBuf)> = (present.iter())
+        .map(|&sub| (file_name(sub), db.table_path(sub)))
+        .collect();
+    for limit in db.move_limits() {
+        let dir = db.rule_dir(limit);
+        let prefix = dir
+            .file_name()
+            .unwrap_or_default()
+            .to_string_lossy()
+            .to_string();
+        for &sub in &present {
+            let path = dir.join(file_name(sub));
+            if path.is_file() {
+                files.push((format!("{prefix}/{}", file_name(sub)), path));
+            }
+        }
+    }
+    files
         .into_par_iter()
-        .map(|sub| {
-            let path = db.table_path(sub);
+        .map(|(name, path)| {
             let mut f = std::fs::File::open(&path).map_err(io_err(&path))?;
             let mut hasher = Sha256::new();
             let mut buf = vec![0u8; 1 << 20];
@@ -199,7 +218,7 @@ pub fn checksums(db: &DbDir) -> Result<Vec<(String, String)>, DbError> {
                 .iter()
                 .map(|b| format!("{b:02x}"))
                 .collect();
-            Ok((file_name(sub), hex))
+            Ok((name, hex))
         })
         .collect()
 }

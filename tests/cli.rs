@@ -421,7 +421,16 @@ fn checksums_are_sha256_of_the_files_and_catch_a_change() {
     let list = stdout(&run(&["checksums", "--db", db]));
     let files: Vec<&str> = list.lines().map(|l| &l[66..]).collect();
     assert_eq!(files[0], "3-3-0-0.mdb", "{list}");
-    assert_eq!(files.len(), 1 + Placement::sectors(3).len(), "{list}");
+    // every game file, then every rule table (limit 100), named by its folder
+    let games = 1 + Placement::sectors(3).len();
+    assert_eq!(files.len(), 2 * games, "{list}");
+    assert!(files[..games].iter().all(|f| !f.contains('/')), "{list}");
+    assert!(
+        (files[games..].iter()).all(|f| f
+            .strip_prefix("no-removal-100/")
+            .is_some_and(|g| files[..games].contains(&g))),
+        "{list}"
+    );
     // the same lines as coreutils' sha256sum, where it is installed
     if let Ok(o) = std::process::Command::new("sha256sum")
         .args(&files)
@@ -447,6 +456,12 @@ fn checksums_are_sha256_of_the_files_and_catch_a_change() {
     let bad = run(&["checksums", "--db", db, "--check", file.to_str().unwrap()]);
     assert_eq!(bad.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&bad.stdout).contains("3-3-0-0.mdb: differs"));
+    // a rule table removed: named as missing
+    std::fs::remove_file(dir.path().join("no-removal-100/0-0-3-3.mdb")).unwrap();
+    let bad = run(&["checksums", "--db", db, "--check", file.to_str().unwrap()]);
+    assert_eq!(bad.status.code(), Some(1));
+    let out = String::from_utf8_lossy(&bad.stdout);
+    assert!(out.contains("no-removal-100/0-0-3-3.mdb: missing"), "{out}");
 }
 
 #[test]

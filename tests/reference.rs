@@ -6,6 +6,7 @@
 mod common;
 
 use common::run;
+use millbase::db::file_name;
 use millbase::index::{BINOM, Indexer, Subspace};
 use serde_json::Value as Json;
 use std::collections::HashMap;
@@ -259,4 +260,55 @@ fn flying_rule_reference_counts() {
     }
     let fresh = fresh(&[], &[], &["--rule"]);
     compare(file, &rule, &fresh, &RULE_FIELDS, rule.len() == movement);
+}
+
+/// A checksum list in `data/` (`millbase checksums` of a complete database)
+/// names every file of the complete game once, the game's and the no-removal
+/// rule's (limit 100), each with a SHA-256; the files of a fresh database of
+/// the game up to 3 stones a side, generated with `rules_flag`, are
+/// byte-identical to their namesakes (the files are deterministic and do not
+/// depend on the size of the game generated).
+fn check_checksums(file: &str, rules_flag: &[&str]) {
+    let path = format!("{}/data/{file}", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).expect("checksum list");
+    let mut listed = HashMap::new();
+    for line in text.lines().filter(|l| !l.starts_with('#')) {
+        let (hex, name) = line.split_once("  ").expect("a line HEX  FILE");
+        assert!(
+            hex.len() == 64 && hex.bytes().all(|b| b.is_ascii_hexdigit()),
+            "{file}: {line}"
+        );
+        assert!(listed.insert(name, hex).is_none(), "{file}: {name} twice");
+    }
+    let subs: Vec<Subspace> = (Subspace::all_movement().into_iter())
+        .chain(Subspace::all_placement())
+        .collect();
+    for sub in &subs {
+        let name = file_name(*sub);
+        assert!(listed.contains_key(name.as_str()), "{file}: no {name}");
+        let rule = format!("no-removal-100/{name}");
+        assert!(listed.contains_key(rule.as_str()), "{file}: no {rule}");
+    }
+    assert_eq!(listed.len(), 2 * subs.len(), "{file}: files of no subspace");
+
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().to_str().unwrap();
+    let mut args = vec!["generate", "--db", db, "--max-stones", "3", "--quiet"];
+    args.extend_from_slice(rules_flag);
+    assert!(run(&args).status.success());
+    let o = run(&["checksums", "--db", db]);
+    assert!(o.status.success());
+    let fresh = String::from_utf8(o.stdout).unwrap();
+    for line in fresh.lines() {
+        let (hex, name) = line.split_once("  ").unwrap();
+        assert_eq!(listed.get(name), Some(&hex), "{file}: {name}");
+    }
+    // 3-3 and one placement sector for each pair of hands (1-0, 1-1, 2-1,
+    // 2-2, 3-2, 3-3: all other stones on the board), each with its rule table
+    assert_eq!(fresh.lines().count(), 2 * 7, "{fresh}");
+}
+
+#[test]
+fn flying_checksums() {
+    check_checksums("checksums-flying.txt", &[]);
 }
