@@ -100,37 +100,23 @@ pub const CACHE_BLOCKS: usize = 16384;
 type TableKey = (Option<u16>, Subspace);
 
 /// Decoded blocks by (move limit of a rule table or `None`, subspace, block).
-type BlockCache = FxHashMap<(Option<u16>, Subspace, u64), Arc<Vec<Cell>>>;
+/// A block's entries follow its reference counts in one allocation, so an
+/// entry's address comes from the map's bucket without a further load.
+type BlockCache = FxHashMap<(Option<u16>, Subspace, u64), Arc<[Cell]>>;
 
-/// A block a probe has used: its table's position in [`Recent`]'s `tables`,
-/// its number and its entries.
-type RecentBlock = (usize, u64, Arc<Vec<Cell>>);
-
-/// The game's tables and decoded blocks one probe has used: a position's
-/// children lie in few tables and blocks, so each child after the first in a
-/// block is read without the shared maps and their locks.
+/// The game's tables and mover contexts one probe's search has used: a
+/// position's children lie in few tables and share their mover sets.
 #[derive(Default)]
 struct Recent<'a> {
     tables: SmallVec<[(Subspace, Arc<Table>); 4]>,
-    blocks: SmallVec<[RecentBlock; 16]>,
     /// The children share their mover sets: each is ranked through these.
     contexts: RecentContexts<'a>,
 }
 
-/// Where an entry is in a [`Recent`]: the block (its position in `blocks`),
-/// the entry in the block, and its index in its table.
-type Spot = (usize, usize, Index);
-
-impl Recent<'_> {
-    /// The value at `spot` ([`Database::spot`]; `None`: lost, 0 plies).
-    fn value(&self, spot: Option<Spot>) -> Result<Value, QueryError> {
-        let Some((k, at, i)) = spot else {
-            return Ok(Value::Loss(0));
-        };
-        let (t, _, block) = &self.blocks[k];
-        (block[at].value()).ok_or_else(|| no_value(self.tables[*t].1.path(), i))
-    }
-}
+/// Where a child's entry is: its table's position in [`Recent`]'s `tables`,
+/// its block, the entry in the block, and its index in the table. `None`:
+/// the side to move has fewer than 3 stones (lost, 0 plies).
+type Spot = Option<(usize, u64, usize, Index)>;
 
 /// An open database: files are opened on first use, decoded blocks cached.
 pub struct Database {
@@ -206,7 +192,7 @@ impl Database {
         sub: Subspace,
         table: &Table,
         b: u64,
-    ) -> Result<Arc<Vec<Cell>>, QueryError> {
+    ) -> Result<Arc<[Cell]>, QueryError> {
         let key = (move_limit, sub, b);
         if let Some(c) = self
             .cache
@@ -216,7 +202,7 @@ impl Database {
         {
             return Ok(c.clone());
         }
-        let codes = Arc::new(match move_limit {
+        let codes: Arc<[Cell]> = Arc::from(match move_limit {
             None => table.block(b as usize)?,
             Some(_) => {
                 // a rule table decodes along the game's table of its subspace
@@ -256,15 +242,21 @@ impl Database {
         let mut recent = Recent::default();
         let mut moves = Vec::with_capacity(64);
         moves::generate(pos, self.rules(), &mut moves);
-        let mut spots = SmallVec::<[Option<Spot>; 32]>::with_capacity(moves.len());
+        let mut spots = SmallVec::<[Spot; 32]>::with_capacity(moves.len());
         for &mv in &moves {
-            let spot = self.spot(&mut recent, &moves::apply(pos, mv))?;
-            if let Some((k, at, _)) = spot {
-                prefetch(&recent.blocks[k].2[at]);
-            }
-            spots.push(spot);
+            spots.push(self.spot(&mut recent, &moves::apply(pos, mv))?);
         }
-        let from_children = Value::try_from_children(spots.iter().map(|&s| recent.value(s)))?;
+        let cells = self.cells(&recent, &spots)?;
+        let children = spots
+            .iter()
+            .zip(&cells)
+            .map(|(spot, cell)| match (spot, cell) {
+                (Some((t, _, _, i)), Some(c)) => {
+                    (c.value()).ok_or_else(|| no_value(recent.tables[*t].1.path(), *i))
+                }
+                _ => Ok(Value::Loss(0)),
+            });
+        let from_children = Value::try_from_children(children)?;
         match from_children {
             Some(v) if cell.agrees_with(v) => Ok(v),
             _ => Err(QueryError::Storage(corrupt(
@@ -313,14 +305,10 @@ impl Database {
         }
     }
 
-    /// Where the entry of `pos` is among the blocks of `recent`, which gets
-    /// the table and block if it lacks them; `None` when the side to move has
-    /// fewer than 3 stones (lost, 0 plies).
-    fn spot<'a>(
-        &'a self,
-        recent: &mut Recent<'a>,
-        pos: &Position,
-    ) -> Result<Option<Spot>, QueryError> {
+    /// Where the entry of `pos` is, its table taken from `recent` (which gets
+    /// it if it lacks it); `None` when the side to move has fewer than 3
+    /// stones (lost, 0 plies).
+    fn spot<'a>(&'a self, recent: &mut Recent<'a>, pos: &Position) -> Result<Spot, QueryError> {
         if pos.mover_below_minimum() {
             return Ok(None);
         }
@@ -334,16 +322,38 @@ impl Database {
         };
         let i = recent.contexts.rank(&self.ix, pos.mover, pos.opponent);
         let be = recent.tables[t].1.header.block_entries as u64;
-        let b = i / be;
-        let k = match (recent.blocks.iter()).position(|&(u, k, _)| u == t && k == b) {
-            Some(k) => k,
-            None => {
-                let block = self.block(None, sub, &recent.tables[t].1, b)?;
-                recent.blocks.push((t, b, block));
-                recent.blocks.len() - 1
+        Ok(Some((t, i / be, (i % be) as usize, i)))
+    }
+
+    /// The game's entries at `spots` (`None` where a spot is `None`). Those
+    /// in cached blocks are read under one lock of the cache, each requested
+    /// before any is read, with no reference count taken; the others come
+    /// from [`Database::block`].
+    fn cells(
+        &self,
+        recent: &Recent,
+        spots: &[Spot],
+    ) -> Result<SmallVec<[Option<Cell>; 32]>, QueryError> {
+        let mut cells = SmallVec::<[Option<Cell>; 32]>::with_capacity(spots.len());
+        {
+            let cache = self.cache.lock().unwrap_or_else(|p| p.into_inner());
+            let entries: SmallVec<[Option<&Cell>; 32]> = (spots.iter())
+                .map(|spot| {
+                    let (t, b, at, _) = (*spot)?;
+                    let entry = &cache.get(&(None, recent.tables[t].0, b))?[at];
+                    prefetch(entry);
+                    Some(entry)
+                })
+                .collect();
+            cells.extend(entries.iter().map(|e| e.copied()));
+        }
+        for (spot, cell) in spots.iter().zip(cells.iter_mut()) {
+            if let (Some((t, b, at, _)), None) = (spot, &cell) {
+                let (sub, table) = &recent.tables[*t];
+                *cell = Some(self.block(None, *sub, table, *b)?[*at]);
             }
-        };
-        Ok(Some((k, (i % be) as usize, i)))
+        }
+        Ok(cells)
     }
 
     /// The move limit of the no-removal rule whose tables the database holds
