@@ -38,7 +38,7 @@ use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
 use std::fmt;
 use std::path::Path;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 
 /// Why a query could not be answered.
 #[derive(Debug)]
@@ -95,9 +95,15 @@ pub(crate) fn no_value(path: &Path, index: Index) -> QueryError {
 /// Decoded blocks kept by default (8 KiB each: at most 128 MiB).
 pub const CACHE_BLOCKS: usize = 16384;
 
-/// A table of the game (`None`) or of the no-removal rule with a move limit,
-/// for one subspace.
-type TableKey = (Option<u16>, Subspace);
+/// Slots for the game's tables: one per subspace of at most 9 stones on the
+/// board and 9 in hand a side.
+const TABLE_SLOTS: usize = 10_000;
+
+/// The slot of `sub`'s table among [`TABLE_SLOTS`]; `None` beyond 9 stones.
+fn table_slot(sub: Subspace) -> Option<usize> {
+    let fields = [sub.mover, sub.opponent, sub.mover_hand, sub.opponent_hand];
+    (fields.iter().all(|&f| f <= 9)).then(|| fields.iter().fold(0, |k, &f| 10 * k + f as usize))
+}
 
 /// Decoded blocks by (move limit of a rule table or `None`, subspace, block).
 /// A block's entries follow its reference counts in one allocation, so an
@@ -108,7 +114,7 @@ type BlockCache = FxHashMap<(Option<u16>, Subspace, u64), Arc<[Cell]>>;
 /// position's children lie in few tables and share their mover sets.
 #[derive(Default)]
 struct Recent<'a> {
-    tables: SmallVec<[(Subspace, Arc<Table>); 4]>,
+    tables: SmallVec<[(Subspace, &'a Table); 4]>,
     /// The children share their mover sets: each is ranked through these.
     contexts: RecentContexts<'a>,
 }
@@ -122,7 +128,11 @@ type Spot = Option<(usize, u64, usize, Index)>;
 pub struct Database {
     dir: DbDir,
     ix: Indexer,
-    tables: Mutex<FxHashMap<TableKey, Arc<Table>>>,
+    /// The game's tables, opened on first use, by [`table_slot`]: read
+    /// without a lock once open.
+    tables: Box<[OnceLock<Box<Table>>]>,
+    /// The tables of the no-removal rule, by move limit and subspace.
+    rule_tables: Mutex<FxHashMap<(u16, Subspace), Arc<Table>>>,
     cache: Mutex<BlockCache>,
     cache_blocks: usize,
 }
@@ -139,7 +149,8 @@ impl Database {
         Ok(Database {
             dir: DbDir::open(dir)?,
             ix: Indexer::new(),
-            tables: Mutex::new(FxHashMap::default()),
+            tables: (0..TABLE_SLOTS).map(|_| OnceLock::new()).collect(),
+            rule_tables: Mutex::new(FxHashMap::default()),
             cache: Mutex::new(FxHashMap::default()),
             cache_blocks: CACHE_BLOCKS,
         })
@@ -167,21 +178,31 @@ impl Database {
         self.dir.rules()
     }
 
-    /// The open table of `sub` (the rule table for `move_limit`, if given),
-    /// opening its file on first use.
-    pub(crate) fn table(&self, sub: Subspace) -> Result<Arc<Table>, QueryError> {
-        self.table_of(None, sub)
+    /// The open game's table of `sub`, opening its file on first use.
+    pub(crate) fn table(&self, sub: Subspace) -> Result<&Table, QueryError> {
+        let Some(slot) = table_slot(sub).map(|k| &self.tables[k]) else {
+            // more than 9 stones: no game has such a subspace or its file
+            return Err(QueryError::Storage(StorageError::Missing {
+                path: self.dir.table_path(sub),
+                subspace: sub,
+            }));
+        };
+        if let Some(t) = slot.get() {
+            return Ok(t);
+        }
+        let t = self.dir.open_table(sub)?;
+        // another thread may have opened it meanwhile: either copy serves
+        Ok(slot.get_or_init(|| Box::new(t)))
     }
 
-    fn table_of(&self, move_limit: Option<u16>, sub: Subspace) -> Result<Arc<Table>, QueryError> {
-        let mut tables = self.tables.lock().unwrap_or_else(|p| p.into_inner());
+    /// The open rule table of `sub` for `move_limit`, opening its file on
+    /// first use.
+    fn rule_table(&self, move_limit: u16, sub: Subspace) -> Result<Arc<Table>, QueryError> {
+        let mut tables = self.rule_tables.lock().unwrap_or_else(|p| p.into_inner());
         if let Some(t) = tables.get(&(move_limit, sub)) {
             return Ok(t.clone());
         }
-        let t = Arc::new(match move_limit {
-            None => self.dir.open_table(sub)?,
-            Some(l) => self.dir.open_rule_table(l, sub)?,
-        });
+        let t = Arc::new(self.dir.open_rule_table(move_limit, sub)?);
         tables.insert((move_limit, sub), t.clone());
         Ok(t)
     }
@@ -207,7 +228,7 @@ impl Database {
             Some(_) => {
                 // a rule table decodes along the game's table of its subspace
                 let game = self.table(sub)?;
-                table.rule_block(b as usize, &self.block(None, sub, &game, b)?)?
+                table.rule_block(b as usize, &self.block(None, sub, game, b)?)?
             }
         });
         let mut cache = self.cache.lock().unwrap_or_else(|p| p.into_inner());
@@ -281,7 +302,7 @@ impl Database {
 
     /// The stored cell of `pos`, with its table and index; `None` when the
     /// side to move has fewer than 3 stones (lost, 0 plies).
-    fn stored(&self, pos: &Position) -> Result<Option<(Cell, Arc<Table>, Index)>, QueryError> {
+    fn stored(&self, pos: &Position) -> Result<Option<(Cell, &Table, Index)>, QueryError> {
         if pos.mover_below_minimum() {
             return Ok(None);
         }
@@ -289,14 +310,27 @@ impl Database {
         let table = self.table_for(pos)?;
         let i = self.ix.rank(pos.mover, pos.opponent);
         let be = table.header.block_entries as u64;
-        let cell = self.block(None, sub, &table, i / be)?[(i % be) as usize];
+        let cell = self.entry(sub, table, i / be, (i % be) as usize)?;
         Ok(Some((cell, table, i)))
+    }
+
+    /// The game's entry `at` of block `b` of `sub`'s table: read under the
+    /// cache's lock where the block is cached (no reference count taken),
+    /// else from [`Database::block`].
+    fn entry(&self, sub: Subspace, table: &Table, b: u64, at: usize) -> Result<Cell, QueryError> {
+        let cache = self.cache.lock().unwrap_or_else(|p| p.into_inner());
+        let cached = cache.get(&(None, sub, b)).map(|block| block[at]);
+        drop(cache);
+        match cached {
+            Some(c) => Ok(c),
+            None => Ok(self.block(None, sub, table, b)?[at]),
+        }
     }
 
     /// The game's table of the subspace or sector of `pos`; a placement
     /// position whose sector the database lacks is
     /// [`QueryError::PlacementPhase`].
-    fn table_for(&self, pos: &Position) -> Result<Arc<Table>, QueryError> {
+    fn table_for(&self, pos: &Position) -> Result<&Table, QueryError> {
         match self.table(Subspace::of(pos)) {
             Err(QueryError::Storage(StorageError::Missing { .. })) if !pos.is_movement_phase() => {
                 Err(QueryError::PlacementPhase(*pos))
@@ -349,8 +383,8 @@ impl Database {
         }
         for (spot, cell) in spots.iter().zip(cells.iter_mut()) {
             if let (Some((t, b, at, _)), None) = (spot, &cell) {
-                let (sub, table) = &recent.tables[*t];
-                *cell = Some(self.block(None, *sub, table, *b)?[*at]);
+                let (sub, table) = recent.tables[*t];
+                *cell = Some(self.block(None, sub, table, *b)?[*at]);
             }
         }
         Ok(cells)
@@ -370,7 +404,7 @@ impl Database {
             return Ok(Value::Loss(0));
         }
         let sub = Subspace::of(pos);
-        let table = self.table_of(Some(move_limit), sub)?;
+        let table = self.rule_table(move_limit, sub)?;
         let i = self.ix.rank(pos.mover, pos.opponent);
         if table.header.encoding == Encoding::CountsOnly {
             // no distances stored: one ply of search over the children's
