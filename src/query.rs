@@ -362,7 +362,7 @@ impl Database {
     /// The game's entries at `spots` (`None` where a spot is `None`). Those
     /// in cached blocks are read under one lock of the cache, each requested
     /// before any is read, with no reference count taken; the others come
-    /// from [`Database::block`].
+    /// from [`Database::entry`].
     fn cells(
         &self,
         recent: &Recent,
@@ -384,7 +384,7 @@ impl Database {
         for (spot, cell) in spots.iter().zip(cells.iter_mut()) {
             if let (Some((t, b, at, _)), None) = (spot, &cell) {
                 let (sub, table) = recent.tables[*t];
-                *cell = Some(self.block(None, sub, table, *b)?[*at]);
+                *cell = Some(self.entry(sub, table, *b, *at)?);
             }
         }
         Ok(cells)

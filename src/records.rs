@@ -2,7 +2,7 @@
 //! histogram of plies, and the SHA-256
 //! of a database's files (to confirm a build byte for byte).
 
-use crate::db::{DbDir, DbError, file_name};
+use crate::db::{DbDir, DbError, RULE_DIR_PREFIX, file_name};
 use crate::index::{Index, Indexer, Subspace};
 use crate::position::Position;
 use crate::solver::Known;
@@ -188,15 +188,11 @@ pub fn checksums(db: &DbDir) -> Result<Vec<(String, String)>, DbError> {
         .collect();
     for limit in db.move_limits() {
         let dir = db.rule_dir(limit);
-        let prefix = dir
-            .file_name()
-            .unwrap_or_default()
-            .to_string_lossy()
-            .to_string();
         for &sub in &present {
-            let path = dir.join(file_name(sub));
+            let name = file_name(sub);
+            let path = dir.join(&name);
             if path.is_file() {
-                files.push((format!("{prefix}/{}", file_name(sub)), path));
+                files.push((format!("{RULE_DIR_PREFIX}{limit}/{name}"), path));
             }
         }
     }
