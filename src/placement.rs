@@ -24,7 +24,7 @@ use crate::geometry::{ALL, Bits, in_mill, points};
 use crate::index::{Extension, Index, Indexer, MoverContext, OneMore, Subspace};
 use crate::moves::removable;
 use crate::solver::{Entry, Known, Layer, Progress, SolveError, Solved, count_values, prefetch};
-use crate::value::{Cell, Value};
+use crate::value::{BestChild, Cell, MAX_PLIES, Value};
 use rayon::prelude::*;
 use std::sync::atomic::AtomicU16;
 use std::sync::atomic::Ordering::Relaxed;
@@ -226,10 +226,19 @@ fn value<'t, 'r>(
             entries.push((locate(t.plain, ranks.plain.rank(to))?, false));
         }
     }
-    let v = Value::try_from_children(entries.iter().map(|&(e, removal)| {
-        let v = e.value()?;
-        Ok(if removal { t.layer.removal_value(v) } else { v })
-    }))?;
+    let mut best = BestChild::default();
+    let keep = t.layer.removal_keep();
+    for &(e, removal) in entries.iter() {
+        best.add(e.cell(), if removal { keep } else { MAX_PLIES });
+    }
+    let v = match best.value() {
+        Some(v) => v,
+        // a child without a value: the first such names the error
+        None => Value::try_from_children(entries.iter().map(|&(e, removal)| {
+            let v = e.value()?;
+            Ok(if removal { t.layer.removal_value(v) } else { v })
+        }))?,
+    };
     let v = v.ok_or(SolveError::PliesOverflow(sub))?;
     Ok(t.layer.cut(v))
 }

@@ -146,6 +146,15 @@ impl Entry<'_> {
             }
         }
     }
+
+    /// The cell: the table's, or that of the value known without one.
+    #[inline]
+    pub fn cell(self) -> Cell {
+        match self {
+            Entry::Known(v) => Cell::from_value(v),
+            Entry::Cell { cell, .. } => *cell,
+        }
+    }
 }
 
 /// Asks the processor to bring `x` into its caches (a hint; no effect on the
@@ -271,6 +280,15 @@ impl<'a> Layer<'a> {
         match self.target {
             Target::Game => v,
             Target::Rule(_) => counter::after_removal(v),
+        }
+    }
+
+    /// [`Layer::removal_value`] for [`crate::value::BestChild::add`]: the payload bits of
+    /// a removal's child's cell that count.
+    pub(crate) fn removal_keep(self) -> u16 {
+        match self.target {
+            Target::Game => MAX_PLIES,
+            Target::Rule(_) => 0,
         }
     }
 

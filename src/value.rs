@@ -139,6 +139,60 @@ impl fmt::Display for Cell {
     }
 }
 
+/// [`Value::from_children`] over children's cells, without a branch on their
+/// values: each cell maps to a key that orders moves for the side choosing
+/// (a child's loss by fewest plies above a draw above a child's win by most
+/// plies), and the largest key is kept. A solve's children are unpredictable
+/// wins, draws and losses, and a branch on each would be mispredicted often.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct BestChild {
+    /// The largest key so far, plus one (0: no child yet).
+    best: u32,
+    /// Whether a cell held no value with its plies.
+    bad: bool,
+}
+
+impl BestChild {
+    /// Per tag (bits 14-15 of a cell), 16 bits each: the key of a payload of
+    /// 0 and the payload bits that enter it. A win `n` keys as `n`; a loss
+    /// `n` as `0xBFFF ^ n` (`0x8000 + MAX_PLIES - n`); a draw as `0x4000`.
+    const BASES: u64 = 0x4000_BFFF_0000_0000;
+    const MASKS: u64 = 0x0000_3FFF_3FFF_0000;
+
+    /// Adds a child's cell. `keep` is the mask of its payload bits that
+    /// count: [`PAYLOAD`] for its plies, 0 where only the outcome counts
+    /// (win and loss at 0 plies: a removal under the no-removal rule).
+    #[inline]
+    pub fn add(&mut self, cell: Cell, keep: u16) {
+        let c = cell.0;
+        // a value with plies: a win, a loss or the draw (not open, unused,
+        // or a win or loss without plies)
+        self.bad |= !(Cell::from_value(Value::Win(0)).0..=Cell::DRAW.0).contains(&c);
+        let c = c & (keep | !PAYLOAD);
+        let shift = 16 * u32::from(c >> TAG_SHIFT);
+        let key = ((Self::BASES >> shift) as u16) ^ (c & (Self::MASKS >> shift) as u16);
+        self.best = self.best.max(u32::from(key) + 1);
+    }
+
+    /// The value of the position: `Some(from_children)` as
+    /// [`Value::from_children`] gives it, or `None` if a child's cell held
+    /// no value with plies.
+    pub fn value(self) -> Option<Option<Value>> {
+        if self.bad {
+            return None;
+        }
+        let next = |n: u16| (n < MAX_PLIES).then_some(n + 1);
+        Some(match self.best {
+            0 => Some(Value::Loss(0)),
+            b => match (b - 1) as u16 {
+                0x4000 => Some(Value::Draw),
+                k if k > 0x4000 => next((k ^ 0xBFFF) & PAYLOAD).map(Value::Win),
+                k => next(k).map(Value::Loss),
+            },
+        })
+    }
+}
+
 impl Value {
     /// The plies to the end, for wins and losses.
     pub fn plies(self) -> Option<u16> {
@@ -290,6 +344,63 @@ impl Counts {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `BestChild` agrees with `from_children` (the branching fold) on every
+    /// list of up to three children drawn from values at the edges of the
+    /// ply range and between, with payloads kept or dropped (a removal under
+    /// the rule: `counter::after_removal`), and flags every cell without a
+    /// value with plies.
+    #[test]
+    fn best_child_is_from_children() {
+        let mut values = vec![Value::Draw];
+        for n in [0, 1, 2, 3, 7, 100, MAX_PLIES - 1, MAX_PLIES] {
+            values.extend([Value::Win(n), Value::Loss(n)]);
+        }
+        let after_removal = |v: Value| match v {
+            Value::Win(_) => Value::Win(0),
+            Value::Loss(_) => Value::Loss(0),
+            Value::Draw => Value::Draw,
+        };
+        let lists = (0..=3).flat_map(|len| {
+            let values = &values;
+            (0..values.len().pow(len)).map(move |mut k| {
+                (0..len)
+                    .map(|j| {
+                        let v = values[k % values.len()];
+                        k /= values.len();
+                        (v, (k + j as usize).is_multiple_of(3))
+                    })
+                    .collect::<Vec<_>>()
+            })
+        });
+        let mut checked = 0;
+        for list in lists {
+            let mut best = BestChild::default();
+            for &(v, drop) in &list {
+                best.add(Cell::from_value(v), if drop { 0 } else { PAYLOAD });
+            }
+            let plain = list
+                .iter()
+                .map(|&(v, drop)| if drop { after_removal(v) } else { v });
+            assert_eq!(best.value(), Some(Value::from_children(plain)), "{list:?}");
+            checked += 1;
+        }
+        assert!(checked > 5_000);
+        for bad in [
+            Cell::UNUSED,
+            Cell::WON,
+            Cell::LOST,
+            Cell::open(0),
+            Cell::open(9),
+        ] {
+            for keep in [0, PAYLOAD] {
+                let mut best = BestChild::default();
+                best.add(Cell::from_value(Value::Loss(1)), PAYLOAD);
+                best.add(bad, keep);
+                assert_eq!(best.value(), None, "{bad:?}");
+            }
+        }
+    }
 
     /// The first failing child is the answer and no later child is
     /// evaluated; without failures the value is `from_children`'s.
