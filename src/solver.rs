@@ -396,6 +396,8 @@ struct Scratch {
     moves: Vec<Move>,
     indices: Vec<Index>,
     values: Vec<Value>,
+    /// The removals' children's indices ([`Pair::removal_values`]).
+    removal_at: Vec<Index>,
 }
 
 /// The open count of a position that only a lost child can decide (one the
@@ -473,21 +475,32 @@ impl Pair<'_> {
         k: usize,
         pos: &Position,
         moves: &[Move],
+        at: &mut Vec<Index>,
         out: &mut Vec<Value>,
     ) -> Result<(), SolveError> {
         out.clear();
-        for &m in moves.iter().filter(|m| m.remove.is_some()) {
-            let v = match self.removal[k] {
-                // the opponent is left with 2 stones
-                None => Value::Loss(0),
-                Some((sub, table)) => {
-                    let child = moves::apply(pos, m);
-                    let i = self.ix.rank(child.mover, child.opponent);
-                    table[i as usize]
-                        .value()
-                        .ok_or(SolveError::UndecidedEntry(sub, i))?
-                }
-            };
+        let removals = moves.iter().filter(|m| m.remove.is_some());
+        let Some((sub, table)) = self.removal[k] else {
+            // the opponent is left with 2 stones
+            out.extend(removals.map(|_| self.layer.removal_value(Value::Loss(0))));
+            return Ok(());
+        };
+        // every child's entry is located first, then all are read, so that
+        // the reads, random in the removal's table, overlap
+        at.clear();
+        for &m in removals {
+            let child = moves::apply(pos, m);
+            let i = self.ix.rank(child.mover, child.opponent);
+            let cell = table
+                .get(i as usize)
+                .ok_or(SolveError::UndecidedEntry(sub, i))?;
+            prefetch(cell);
+            at.push(i);
+        }
+        for &i in at.iter() {
+            let v = table[i as usize]
+                .value()
+                .ok_or(SolveError::UndecidedEntry(sub, i))?;
             out.push(self.layer.removal_value(v));
         }
         Ok(())
@@ -515,10 +528,11 @@ impl Pair<'_> {
             moves: buf,
             indices: kids,
             values,
+            removal_at,
         } = scratch;
         buf.clear();
         moves::generate(&pos, self.rules, buf);
-        self.removal_values(k, &pos, buf, values)?;
+        self.removal_values(k, &pos, buf, removal_at, values)?;
         let fastest_loss = values.iter().filter_map(|v| match v {
             Value::Loss(n) => Some(*n),
             _ => None,
@@ -585,7 +599,13 @@ impl Pair<'_> {
         let pos = movement_position(mover, opponent);
         scratch.moves.clear();
         moves::generate(&pos, self.rules, &mut scratch.moves);
-        self.removal_values(k, &pos, &scratch.moves, &mut scratch.values)?;
+        self.removal_values(
+            k,
+            &pos,
+            &scratch.moves,
+            &mut scratch.removal_at,
+            &mut scratch.values,
+        )?;
         scratch.values.push(Value::Win(n));
         Value::from_children(scratch.values.iter().copied())
             .ok_or(SolveError::PliesOverflow(self.subs[k]))
