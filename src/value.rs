@@ -160,7 +160,7 @@ impl BestChild {
     const MASKS: u64 = 0x0000_3FFF_3FFF_0000;
 
     /// Adds a child's cell. `keep` is the mask of its payload bits that
-    /// count: [`PAYLOAD`] for its plies, 0 where only the outcome counts
+    /// count: [`MAX_PLIES`] (all) for its plies, 0 where only the outcome counts
     /// (win and loss at 0 plies: a removal under the no-removal rule).
     #[inline]
     pub fn add(&mut self, cell: Cell, keep: u16) {
