@@ -356,6 +356,11 @@ mod tests {
         for n in [0, 1, 2, 3, 7, 100, MAX_PLIES - 1, MAX_PLIES] {
             values.extend([Value::Win(n), Value::Loss(n)]);
         }
+        let after_removal = |v: Value| match v {
+            Value::Win(_) => Value::Win(0),
+            Value::Loss(_) => Value::Loss(0),
+            Value::Draw => Value::Draw,
+        };
         let lists = (0..=3).flat_map(|len| {
             let values = &values;
             (0..values.len().pow(len)).map(move |mut k| {
@@ -374,13 +379,9 @@ mod tests {
             for &(v, drop) in &list {
                 best.add(Cell::from_value(v), if drop { 0 } else { PAYLOAD });
             }
-            let plain = list.iter().map(|&(v, drop)| {
-                if drop {
-                    crate::counter::after_removal(v)
-                } else {
-                    v
-                }
-            });
+            let plain = list
+                .iter()
+                .map(|&(v, drop)| if drop { after_removal(v) } else { v });
             assert_eq!(best.value(), Some(Value::from_children(plain)), "{list:?}");
             checked += 1;
         }
