@@ -6,7 +6,7 @@ use crate::children::{Scratch, value_from_known};
 use crate::db::{DbDir, DbError, stores_plies};
 use crate::index::{Index, Indexer, Subspace};
 use crate::rules::Rules;
-use crate::solver::{Known, SolveError};
+use crate::solver::{Known, SolveError, prefetch};
 use crate::value::{Cell, Value};
 use rayon::prelude::*;
 use std::collections::HashMap;
@@ -160,6 +160,13 @@ impl<'a> Check<'a> {
                 return;
             }
             let i = self.ix.rank(m, o);
+            // the entry and its slot in `out`, random in the table for
+            // positions grouped by the opponent's set, load while the
+            // children are read
+            prefetch(&table[i as usize]);
+            if let Some(out) = out {
+                prefetch(&out[i as usize]);
+            }
             let pos = self.sub.position(m, o);
             let expected = match value_from_known(self.ix, self.rules, self.known, &pos, scratch) {
                 Ok(v) => v,
