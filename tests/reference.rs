@@ -211,17 +211,15 @@ const RULE_FIELDS: [&str; 14] = [
     "max_loss_dtc",
 ];
 
-/// The counts under the no-removal rule (`millbase stats --rule --json` of the
-/// complete flying database, limit 100): a line for every movement subspace,
-/// and for every placement sector or none, each splitting the game's counts
-/// (a win of the game is a win or a cursed win under the rule, a loss a loss
-/// or a blessed loss); and a fresh database of the game up to 4 stones a side
-/// reproduces its lines.
-#[test]
-fn flying_rule_reference_counts() {
-    let file = "rule-100-flying.jsonl";
+/// The counts under the no-removal rule in `file` (`millbase stats --rule
+/// --json` of a complete database, limit 100, generated with `rules_flag`): a
+/// line for every movement subspace, and for every placement sector or none,
+/// each splitting the game's counts in `game_file` (a win of the game is a
+/// win or a cursed win under the rule, a loss a loss or a blessed loss); and a
+/// fresh database of the game up to 4 stones a side reproduces its lines.
+fn check_rule(file: &str, game_file: &str, rules_flag: &[&str]) {
     let rule = reference(file);
-    let game = reference("stats-flying.jsonl");
+    let game = reference(game_file);
     let movement = Subspace::all_movement().len();
     assert!(
         rule.len() == movement || rule.len() == game.len(),
@@ -258,8 +256,22 @@ fn flying_rule_reference_counts() {
             "{file} {key:?}"
         );
     }
-    let fresh = fresh(&[], &[], &["--rule"]);
+    let fresh = fresh(&[], rules_flag, &["--rule"]);
     compare(file, &rule, &fresh, &RULE_FIELDS, rule.len() == movement);
+}
+
+#[test]
+fn flying_rule_reference_counts() {
+    check_rule("rule-100-flying.jsonl", "stats-flying.jsonl", &[]);
+}
+
+#[test]
+fn no_flying_rule_reference_counts() {
+    check_rule(
+        "rule-100-no-flying.jsonl",
+        "stats-no-flying.jsonl",
+        &["--no-flying"],
+    );
 }
 
 /// A checksum list in `data/` (`millbase checksums` of a complete database)
@@ -311,4 +323,9 @@ fn check_checksums(file: &str, rules_flag: &[&str]) {
 #[test]
 fn flying_checksums() {
     check_checksums("checksums-flying.txt", &[]);
+}
+
+#[test]
+fn no_flying_checksums() {
+    check_checksums("checksums-no-flying.txt", &["--no-flying"]);
 }
