@@ -10,6 +10,87 @@ use millbase::db::file_name;
 use millbase::index::{BINOM, Indexer, Subspace};
 use serde_json::Value as Json;
 use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+/// A rule variant and its reference files in `data/`.
+#[derive(Clone, Copy)]
+enum Variant {
+    Flying,
+    NoFlying,
+}
+
+impl Variant {
+    /// The flags that select the variant on the command line.
+    fn flags(self) -> &'static [&'static str] {
+        match self {
+            Variant::Flying => &[],
+            Variant::NoFlying => &["--no-flying"],
+        }
+    }
+
+    /// `millbase stats --json` of the complete database.
+    fn stats_file(self) -> &'static str {
+        match self {
+            Variant::Flying => "stats-flying.jsonl",
+            Variant::NoFlying => "stats-no-flying.jsonl",
+        }
+    }
+
+    /// `millbase stats --rule --json` of the complete database (limit 100).
+    fn rule_file(self) -> &'static str {
+        match self {
+            Variant::Flying => "rule-100-flying.jsonl",
+            Variant::NoFlying => "rule-100-no-flying.jsonl",
+        }
+    }
+
+    /// `millbase checksums` of the complete database.
+    fn checksums_file(self) -> &'static str {
+        match self {
+            Variant::Flying => "checksums-flying.txt",
+            Variant::NoFlying => "checksums-no-flying.txt",
+        }
+    }
+
+    /// A fresh database of the variant's game up to 4 stones a side, game
+    /// and rule tables (31 subspaces and sectors), generated once per run of
+    /// these tests, under Cargo's directory for test files.
+    fn small_db(self) -> &'static Path {
+        static FLYING: OnceLock<PathBuf> = OnceLock::new();
+        static NO_FLYING: OnceLock<PathBuf> = OnceLock::new();
+        let (cell, name) = match self {
+            Variant::Flying => (&FLYING, "reference-flying"),
+            Variant::NoFlying => (&NO_FLYING, "reference-no-flying"),
+        };
+        cell.get_or_init(|| {
+            let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+            let _ = std::fs::remove_dir_all(&dir);
+            let db = dir.to_str().unwrap();
+            let mut args = vec!["generate", "--db", db, "--max-stones", "4", "--quiet"];
+            args.extend_from_slice(self.flags());
+            let o = run(&args);
+            assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+            dir
+        })
+    }
+
+    /// `stats --json` (with `stats_flags`) of [`Variant::small_db`]: its 31
+    /// lines.
+    fn small_stats(self, stats_flags: &[&str]) -> HashMap<Key, Json> {
+        let mut args = vec!["stats", "--db", self.small_db().to_str().unwrap(), "--json"];
+        args.extend_from_slice(stats_flags);
+        let o = run(&args);
+        assert!(o.status.success());
+        let fresh = lines(&String::from_utf8(o.stdout).unwrap());
+        assert_eq!(
+            fresh.len(),
+            31,
+            "4 movement subspaces, 27 placement sectors"
+        );
+        fresh
+    }
+}
 
 const FIELDS: [&str; 9] = [
     "classes",
@@ -58,7 +139,8 @@ fn reference(file: &str) -> HashMap<Key, Json> {
     lines(&std::fs::read_to_string(&path).expect("reference file"))
 }
 
-fn check(file: &str, rules_flag: &[&str]) {
+fn check(variant: Variant) {
+    let file = variant.stats_file();
     let reference = reference(file);
     // all 49 subspaces, and all placement sectors or none; counts add up;
     // classes as the index counts them; every placement of the stones counted
@@ -100,30 +182,8 @@ fn check(file: &str, rules_flag: &[&str]) {
         assert!(n("max_loss_plies") % 2 == 0, "{file} {sub}");
     }
 
-    let fresh = fresh(&["--no-rule-tables"], rules_flag, &[]);
+    let fresh = variant.small_stats(&[]);
     compare(file, &reference, &fresh, &FIELDS, movement_only);
-}
-
-/// `stats --json` (with `stats_flags`) of a fresh database of the game up to 4
-/// stones a side, generated with `flags`: its 31 lines.
-fn fresh(flags: &[&str], rules_flag: &[&str], stats_flags: &[&str]) -> HashMap<Key, Json> {
-    let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().to_str().unwrap();
-    let mut args = vec!["generate", "--db", db, "--max-stones", "4", "--quiet"];
-    args.extend_from_slice(flags);
-    args.extend_from_slice(rules_flag);
-    assert!(run(&args).status.success());
-    let mut args = vec!["stats", "--db", db, "--json"];
-    args.extend_from_slice(stats_flags);
-    let o = run(&args);
-    assert!(o.status.success());
-    let fresh = lines(&String::from_utf8(o.stdout).unwrap());
-    assert_eq!(
-        fresh.len(),
-        31,
-        "4 movement subspaces, 27 placement sectors"
-    );
-    fresh
 }
 
 /// The fresh database's lines equal the reference lines of their subspaces
@@ -152,12 +212,12 @@ fn compare(
 
 #[test]
 fn flying_reference_counts() {
-    check("stats-flying.jsonl", &[]);
+    check(Variant::Flying);
 }
 
 #[test]
 fn no_flying_reference_counts() {
-    check("stats-no-flying.jsonl", &["--no-flying"]);
+    check(Variant::NoFlying);
 }
 
 /// The published table of an independent solver (`data/published-flying.tsv`,
@@ -211,15 +271,16 @@ const RULE_FIELDS: [&str; 14] = [
     "max_loss_dtc",
 ];
 
-/// The counts under the no-removal rule in `file` (`millbase stats --rule
-/// --json` of a complete database, limit 100, generated with `rules_flag`): a
-/// line for every movement subspace, and for every placement sector or none,
-/// each splitting the game's counts in `game_file` (a win of the game is a
-/// win or a cursed win under the rule, a loss a loss or a blessed loss); and a
-/// fresh database of the game up to 4 stones a side reproduces its lines.
-fn check_rule(file: &str, game_file: &str, rules_flag: &[&str]) {
+/// The counts under the no-removal rule of `variant` (`millbase stats --rule
+/// --json` of a complete database, limit 100): a line for every movement
+/// subspace, and for every placement sector or none, each splitting the
+/// game's counts (a win of the game is a win or a cursed win under the
+/// rule, a loss a loss or a blessed loss); and a fresh database of the game
+/// up to 4 stones a side reproduces its lines.
+fn check_rule(variant: Variant) {
+    let file = variant.rule_file();
     let rule = reference(file);
-    let game = reference(game_file);
+    let game = reference(variant.stats_file());
     let movement = Subspace::all_movement().len();
     assert!(
         rule.len() == movement || rule.len() == game.len(),
@@ -256,31 +317,28 @@ fn check_rule(file: &str, game_file: &str, rules_flag: &[&str]) {
             "{file} {key:?}"
         );
     }
-    let fresh = fresh(&[], rules_flag, &["--rule"]);
+    let fresh = variant.small_stats(&["--rule"]);
     compare(file, &rule, &fresh, &RULE_FIELDS, rule.len() == movement);
 }
 
 #[test]
 fn flying_rule_reference_counts() {
-    check_rule("rule-100-flying.jsonl", "stats-flying.jsonl", &[]);
+    check_rule(Variant::Flying);
 }
 
 #[test]
 fn no_flying_rule_reference_counts() {
-    check_rule(
-        "rule-100-no-flying.jsonl",
-        "stats-no-flying.jsonl",
-        &["--no-flying"],
-    );
+    check_rule(Variant::NoFlying);
 }
 
 /// A checksum list in `data/` (`millbase checksums` of a complete database)
 /// names every file of the complete game once, the game's and the no-removal
 /// rule's (limit 100), each with a SHA-256; the files of a fresh database of
-/// the game up to 3 stones a side, generated with `rules_flag`, are
-/// byte-identical to their namesakes (the files are deterministic and do not
-/// depend on the size of the game generated).
-fn check_checksums(file: &str, rules_flag: &[&str]) {
+/// the game up to 4 stones a side are byte-identical to their namesakes (the
+/// files are deterministic and do not depend on the size of the game
+/// generated).
+fn check_checksums(variant: Variant) {
+    let file = variant.checksums_file();
     let path = format!("{}/data/{file}", env!("CARGO_MANIFEST_DIR"));
     let text = std::fs::read_to_string(&path).expect("checksum list");
     let mut listed = HashMap::new();
@@ -303,29 +361,23 @@ fn check_checksums(file: &str, rules_flag: &[&str]) {
     }
     assert_eq!(listed.len(), 2 * subs.len(), "{file}: files of no subspace");
 
-    let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().to_str().unwrap();
-    let mut args = vec!["generate", "--db", db, "--max-stones", "3", "--quiet"];
-    args.extend_from_slice(rules_flag);
-    assert!(run(&args).status.success());
-    let o = run(&["checksums", "--db", db]);
+    let o = run(&["checksums", "--db", variant.small_db().to_str().unwrap()]);
     assert!(o.status.success());
     let fresh = String::from_utf8(o.stdout).unwrap();
     for line in fresh.lines() {
         let (hex, name) = line.split_once("  ").unwrap();
         assert_eq!(listed.get(name), Some(&hex), "{file}: {name}");
     }
-    // 3-3 and one placement sector for each pair of hands (1-0, 1-1, 2-1,
-    // 2-2, 3-2, 3-3: all other stones on the board), each with its rule table
-    assert_eq!(fresh.lines().count(), 2 * 7, "{fresh}");
+    // the 31 subspaces and sectors, each with its rule table
+    assert_eq!(fresh.lines().count(), 2 * 31, "{fresh}");
 }
 
 #[test]
 fn flying_checksums() {
-    check_checksums("checksums-flying.txt", &[]);
+    check_checksums(Variant::Flying);
 }
 
 #[test]
 fn no_flying_checksums() {
-    check_checksums("checksums-no-flying.txt", &["--no-flying"]);
+    check_checksums(Variant::NoFlying);
 }
