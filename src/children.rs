@@ -64,6 +64,22 @@ pub fn value_from_known<'k>(
         .ok_or(SolveError::PliesOverflow(Subspace::of(pos)))
 }
 
+/// The distance-table value under the no-removal rule with move limit
+/// `limit` of `pos` ([`distance_from_children`]), from its children's
+/// distance tables in `known`.
+pub fn distance_from_known<'k>(
+    ix: &'k Indexer,
+    rules: Rules,
+    known: &'k Known,
+    pos: &Position,
+    limit: u16,
+    scratch: &mut Scratch<'k>,
+) -> Result<Value, SolveError> {
+    from_known(ix, rules, known, pos, scratch, rule_child)?
+        .map(|v| counter::cut(v, limit))
+        .ok_or(SolveError::PliesOverflow(Subspace::of(pos)))
+}
+
 /// Reusable buffers for the children of one position after another.
 #[derive(Default)]
 pub struct Scratch<'k> {
@@ -163,9 +179,7 @@ pub fn derive_distances(
                 let i = (orbit * block + j) as Index;
                 let (m, o, _) = ix.slot(sub, i);
                 let pos = sub.position(m, o);
-                let v = from_known(ix, rules, known, &pos, scratch, rule_child)?
-                    .map(|v| counter::cut(v, limit))
-                    .ok_or(SolveError::PliesOverflow(sub))?;
+                let v = distance_from_known(ix, rules, known, &pos, limit, scratch)?;
                 if !counter::fits_game(v, code) {
                     return Err(SolveError::Inconsistent(sub, i));
                 }

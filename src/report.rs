@@ -204,7 +204,8 @@ impl RuleCounts {
     }
 }
 
-/// `verify --json`: one subspace's result.
+/// `verify --json`: the result of one subspace's table, the game's or (with
+/// `move_limit`) a table of the no-removal rule.
 #[derive(Clone, Copy, Debug, Serialize, Deserialize)]
 pub struct VerifyRow {
     /// Stones of the side to move on the board.
@@ -219,6 +220,10 @@ pub struct VerifyRow {
     pub checked: u64,
     /// Entries that disagree with their children.
     pub mismatches: u64,
+    /// For a table of the no-removal rule: its move limit (absent for the
+    /// game's table).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub move_limit: Option<u16>,
 }
 
 impl VerifyRow {

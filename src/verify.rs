@@ -1,12 +1,15 @@
 //! Verification of a database by forward move generation: every stored value and
-//! plies must follow from the stored values of the position's children. This is
-//! independent of the solver's predecessor generation.
+//! plies must follow from the stored values of the position's children, and
+//! every distance of a table of the no-removal rule from its children's
+//! distances. This is independent of the solver's predecessor generation.
 
-use crate::children::{Scratch, value_from_known};
+use crate::children::{Scratch, distance_from_known, value_from_known};
+use crate::counter;
 use crate::db::{DbDir, DbError, stores_plies};
 use crate::index::{Index, Indexer, Subspace};
 use crate::rules::Rules;
-use crate::solver::{Known, SolveError, prefetch};
+use crate::solver::{Known, SolveError, count_values, prefetch};
+use crate::storage::{Encoding, StorageError};
 use crate::value::{Cell, Value};
 use rayon::prelude::*;
 use std::collections::HashMap;
@@ -26,17 +29,22 @@ pub struct Mismatch {
     pub expected: Value,
 }
 
-/// Result of verifying one subspace.
+/// Result of verifying one subspace's table.
 #[derive(Clone, Debug)]
 pub struct VerifyReport {
     /// The subspace.
     pub subspace: Subspace,
+    /// For a table of the no-removal rule: its move limit.
+    pub move_limit: Option<u16>,
     /// Positions checked.
     pub checked: u64,
     /// Entries that disagree.
     pub mismatches: u64,
     /// The few with the lowest indices, in index order.
     pub examples: Vec<Mismatch>,
+    /// For a rule table whose file stores counts only: whether those counts
+    /// differ from the entries' (one of the mismatches).
+    pub counts_differ: bool,
 }
 
 /// Mismatches kept as examples: those with the lowest indices.
@@ -61,8 +69,8 @@ pub fn verify_subspace(
     table: &[Cell],
     sample: usize,
 ) -> Result<VerifyReport, SolveError> {
-    let check = Check::new(ix, rules, known, sub);
-    let counts = check.run(table, sample, None)?;
+    let check = Check::new(ix, rules, known, sub, Target::Game);
+    let counts = check.run(Some(table), sample, None)?;
     Ok(check.report(counts))
 }
 
@@ -76,10 +84,21 @@ pub fn verify_and_complete(
     sub: Subspace,
     table: &[Cell],
 ) -> Result<(VerifyReport, Vec<Cell>), SolveError> {
-    let check = Check::new(ix, rules, known, sub);
+    let check = Check::new(ix, rules, known, sub, Target::Game);
     let complete = Cell::unused_atomic(table.len() as u64);
-    let counts = check.run(table, 1, Some(&complete))?;
+    let counts = check.run(Some(table), 1, Some(&complete))?;
     Ok((check.report(counts), Cell::from_atomic(complete)))
+}
+
+/// What one check recomputes.
+#[derive(Clone, Copy)]
+enum Target<'a> {
+    /// The game's values, from the children's game tables.
+    Game,
+    /// The distances of the no-removal rule with this move limit, from the
+    /// children's distance tables; `game` is the game's table of the checked
+    /// subspace (outcomes at least), whose draws are the rule's.
+    Rule { limit: u16, game: &'a [Cell] },
 }
 
 /// The check of one subspace's entries.
@@ -88,28 +107,38 @@ struct Check<'a> {
     rules: Rules,
     known: &'a Known,
     sub: Subspace,
+    target: Target<'a>,
     examples: Mutex<Vec<Mismatch>>,
 }
 
 impl<'a> Check<'a> {
-    fn new(ix: &'a Indexer, rules: Rules, known: &'a Known, sub: Subspace) -> Check<'a> {
+    fn new(
+        ix: &'a Indexer,
+        rules: Rules,
+        known: &'a Known,
+        sub: Subspace,
+        target: Target<'a>,
+    ) -> Check<'a> {
         Check {
             ix,
             rules,
             known,
             sub,
+            target,
             examples: Mutex::new(Vec::new()),
         }
     }
 
     /// Checks the positions of every `sample`-th class of opponent sets (all
-    /// when `sample` is 1) against `table`, writing the values their children
-    /// imply into `out` if given, and every slot that holds no position
-    /// (within every `sample`-th block of slots) for being marked unused;
-    /// returns the positions checked and the entries that disagree.
+    /// when `sample` is 1) against `table` (for a rule table that stores
+    /// none, `None`: each distance must then fit the game's outcome), writing
+    /// the values their children imply into `out` if given, and for the
+    /// game's table every slot that holds no position (within every
+    /// `sample`-th block of slots) for being marked unused; returns the
+    /// positions checked and the entries that disagree.
     fn run(
         &self,
-        table: &[Cell],
+        table: Option<&[Cell]>,
         sample: usize,
         out: Option<&[AtomicU16]>,
     ) -> Result<(u64, u64), SolveError> {
@@ -122,6 +151,11 @@ impl<'a> Check<'a> {
                 self.opponent_orbit(orbit, table, out, scratch)
             })
             .try_reduce(|| (0, 0), |a, b| Ok((a.0 + b.0, a.1 + b.1)))?;
+        let table = match (table, self.target) {
+            (Some(table), Target::Game) => table,
+            // a rule table's unused slots are the game's
+            _ => return Ok((checked, bad)),
+        };
         // slots that hold no position must say so
         let block = Indexer::block_size(self.sub) as usize;
         let unused: u64 = table
@@ -149,7 +183,7 @@ impl<'a> Check<'a> {
     fn opponent_orbit(
         &self,
         orbit: usize,
-        table: &[Cell],
+        table: Option<&[Cell]>,
         out: Option<&[AtomicU16]>,
         scratch: &mut Scratch<'a>,
     ) -> Result<(u64, u64), SolveError> {
@@ -163,12 +197,15 @@ impl<'a> Check<'a> {
             // the entry and its slot in `out`, random in the table for
             // positions grouped by the opponent's set, load while the
             // children are read
-            prefetch(&table[i as usize]);
+            let i = i as usize;
+            if let Some(table) = table {
+                prefetch(&table[i]);
+            }
             if let Some(out) = out {
-                prefetch(&out[i as usize]);
+                prefetch(&out[i]);
             }
             let pos = self.sub.position(m, o);
-            let expected = match value_from_known(self.ix, self.rules, self.known, &pos, scratch) {
+            let expected = match self.expected(i, &pos, scratch) {
                 Ok(v) => v,
                 Err(e) => {
                     result = Err(e);
@@ -176,14 +213,21 @@ impl<'a> Check<'a> {
                 }
             };
             if let Some(out) = out {
-                out[i as usize].store(Cell::from_value(expected).0, Relaxed);
+                out[i].store(Cell::from_value(expected).0, Relaxed);
             }
             checked += 1;
-            let stored = table[i as usize];
-            if !stored.agrees_with(expected) {
+            let (stored, agrees) = match (table, self.target) {
+                (Some(table), _) => (table[i], table[i].agrees_with(expected)),
+                (None, Target::Rule { game, .. }) => {
+                    let fits = counter::fits_game(expected, game[i].wdl_code());
+                    (game[i], fits)
+                }
+                (None, Target::Game) => unreachable!("the game's check reads its table"),
+            };
+            if !agrees {
                 bad += 1;
                 self.note(Mismatch {
-                    index: i,
+                    index: i as Index,
                     position: pos.to_string(),
                     stored,
                     expected,
@@ -192,6 +236,24 @@ impl<'a> Check<'a> {
         });
         result?;
         Ok((checked, bad))
+    }
+
+    /// The value of the position `pos` at slot `i` that its children imply.
+    fn expected(
+        &self,
+        i: usize,
+        pos: &crate::Position,
+        scratch: &mut Scratch<'a>,
+    ) -> Result<Value, SolveError> {
+        match self.target {
+            Target::Game => value_from_known(self.ix, self.rules, self.known, pos, scratch),
+            // the game's draws are the rule's: a rule table stores nothing
+            // for them
+            Target::Rule { game, .. } if game[i].wdl_code() < 2 => Ok(Value::Draw),
+            Target::Rule { limit, .. } => {
+                distance_from_known(self.ix, self.rules, self.known, pos, limit, scratch)
+            }
+        }
     }
 
     /// Keeps `m` among the examples: those with the lowest indices, whatever
@@ -215,9 +277,14 @@ impl<'a> Check<'a> {
         examples.sort_by_key(|m| m.index);
         VerifyReport {
             subspace: self.sub,
+            move_limit: match self.target {
+                Target::Game => None,
+                Target::Rule { limit, .. } => Some(limit),
+            },
             checked,
             mismatches,
             examples,
+            counts_differ: false,
         }
     }
 }
@@ -303,6 +370,80 @@ pub fn verify_dir_keeping(
             match cached.iter().max_by_key(|&&(_, next)| next) {
                 Some(&(s, _)) if bytes > kept_bytes => drop(known.take(s)),
                 _ => break,
+            }
+        }
+        let go_on = report(&r);
+        out.push(r);
+        if !go_on {
+            break;
+        }
+    }
+    Ok(out)
+}
+
+/// Verifies the tables of the no-removal rule with move limit `limit` of the
+/// subspaces and sectors of `only` (all whose rule table is in `db` when
+/// empty), calling `report` after each, and stopping early when it returns
+/// `false`; `sample` as in [`verify_subspace`].
+///
+/// Every distance the game does not settle as a draw is recomputed from the
+/// distances of the children's rule tables ([`distance_from_known`]; where a
+/// child's file stores counts only, its distances are derived by one ply, as
+/// a probe derives them). A file that stores distances must hold exactly
+/// those; one that stores counts only must fit the game's outcomes
+/// everywhere and, when every position is checked, hold the counts of the
+/// distances its children give.
+pub fn verify_rule_dir(
+    db: &DbDir,
+    ix: &Indexer,
+    limit: u16,
+    only: &[Subspace],
+    sample: usize,
+    report: &mut dyn FnMut(&VerifyReport) -> bool,
+) -> Result<Vec<VerifyReport>, DbError> {
+    let subs: Vec<Subspace> = if only.is_empty() {
+        (db.present().into_iter())
+            .filter(|&s| {
+                !matches!(
+                    db.open_rule_table(limit, s),
+                    Err(StorageError::Missing { .. })
+                )
+            })
+            .collect()
+    } else {
+        only.to_vec()
+    };
+    // every file asked for is there before hours of work start
+    for &sub in &subs {
+        db.open_rule_table(limit, sub)?;
+    }
+    let mut known = Known::new();
+    let mut out = vec![];
+    for sub in subs {
+        let needed = sub.successors();
+        known.retain(&needed);
+        db.load_rule_tables(ix, limit, &needed, &mut known)
+            .map_err(|e| DbError::Needs {
+                subspace: sub,
+                source: Box::new(e),
+            })?;
+        let game = db.read_outcomes(sub)?;
+        let file = db.open_rule_table(limit, sub)?;
+        let stored = match file.header.encoding {
+            Encoding::CountsOnly => None,
+            _ => Some(file.read_rule(&game)?),
+        };
+        let target = Target::Rule { limit, game: &game };
+        let check = Check::new(ix, db.rules(), &known, sub, target);
+        let complete =
+            (stored.is_none() && sample <= 1).then(|| Cell::unused_atomic(game.len() as u64));
+        let counts = check.run(stored.as_deref(), sample, complete.as_deref())?;
+        let mut r = check.report(counts);
+        if let Some(complete) = complete {
+            let cells = Cell::from_atomic(complete);
+            if count_values(ix, sub, &cells) != file.header.counts {
+                r.counts_differ = true;
+                r.mismatches += 1;
             }
         }
         let go_on = report(&r);

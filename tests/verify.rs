@@ -11,7 +11,7 @@ use millbase::plan::Limits;
 use millbase::solver::count_values;
 use millbase::storage::write_table;
 use millbase::value::{Cell, Value};
-use millbase::verify::{VerifyReport, verify_dir, verify_dir_keeping};
+use millbase::verify::{VerifyReport, verify_dir, verify_dir_keeping, verify_rule_dir};
 
 /// Builds the game's tables (no rule tables) of the game with at most
 /// `max_stones` a side and `max_total` in all, flying, into `dir`.
@@ -249,10 +249,7 @@ fn an_interrupted_check_goes_on_from_its_json_output() {
         })
         .sum();
     assert!(
-        text.contains(&format!(
-            "ok: {checked} positions in {} subspaces",
-            rows.len()
-        )),
+        text.contains(&format!("ok: {checked} positions in {} tables", rows.len())),
         "{text}"
     );
 
@@ -270,4 +267,142 @@ fn an_interrupted_check_goes_on_from_its_json_output() {
     assert_eq!(o.status.code(), Some(2));
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.contains("v.jsonl") && err.contains("line 2"), "{err}");
+}
+
+/// The move limit of the rule tables the tests below build: small, so that
+/// many wins are cursed.
+const LIMIT: u16 = 20;
+
+/// Builds the game's tables and those of the no-removal rule with move
+/// limit [`LIMIT`] of the flying game with at most 4 stones a side and 7 in
+/// all into `dir`.
+fn build_with_rule_tables(dir: &std::path::Path) {
+    let limits = Limits {
+        max_stones: 4,
+        max_total: 7,
+        placement: true,
+        move_limit: Some(LIMIT),
+    };
+    generate(dir, Rules::default(), limits, &Indexer::new(), &Silent).unwrap();
+}
+
+/// `verify_rule_dir` of `only` (every rule table when empty) in `dir`.
+fn check_rule_tables(dir: &std::path::Path, only: &[Subspace]) -> Vec<VerifyReport> {
+    let db = DbDir::open(dir).unwrap();
+    verify_rule_dir(&db, &Indexer::new(), LIMIT, only, 1, &mut |_| true).unwrap()
+}
+
+#[test]
+fn a_planted_wrong_distance_in_a_rule_table_is_reported() {
+    let dir = tempfile::tempdir().unwrap();
+    build_with_rule_tables(dir.path());
+    let db = DbDir::open(dir.path()).unwrap();
+    let clean = check_rule_tables(dir.path(), &[]);
+    assert_eq!(clean.len(), db.present().len());
+    for r in &clean {
+        assert_eq!(
+            (r.mismatches, r.move_limit),
+            (0, Some(LIMIT)),
+            "{}",
+            r.subspace
+        );
+    }
+    assert!(clean.iter().map(|r| r.checked).sum::<u64>() > 1_000_000);
+
+    // a win at a distance the limit leaves room to lengthen, in a file that
+    // stores distances, lengthened by two plies (checksums intact)
+    let ix = Indexer::new();
+    let (sub, i, d, mut cells, game) = (db.present().into_iter())
+        .filter(|&s| millbase::db::stores_plies(s))
+        .find_map(|s| {
+            let cells = db.read_rule_table(&ix, LIMIT, s).unwrap();
+            let (i, d) = cells
+                .iter()
+                .enumerate()
+                .find_map(|(i, c)| match c.value() {
+                    Some(Value::Win(d)) if (3..LIMIT - 2).contains(&d) => Some((i, d)),
+                    _ => None,
+                })?;
+            Some((s, i, d, cells, db.read_outcomes(s).unwrap()))
+        })
+        .expect("a win in a table that stores distances");
+    cells[i] = Cell::from_value(Value::Win(d + 2));
+    let counts = db.open_rule_table(LIMIT, sub).unwrap().header.counts;
+    db.write_rule_table(LIMIT, sub, &cells, &game, counts)
+        .unwrap();
+    let r = &check_rule_tables(dir.path(), &[sub])[0];
+    assert_eq!((r.mismatches, r.examples.len()), (1, 1), "{sub}");
+    assert_eq!(r.examples[0].index, i as u64);
+    assert_eq!(r.examples[0].expected, Value::Win(d));
+    assert_eq!(r.examples[0].stored.value(), Some(Value::Win(d + 2)));
+    // the game's check of the same file does not see the rule's tables
+    assert_eq!(check(dir.path(), sub, 1)[0].mismatches, 0);
+}
+
+#[test]
+fn wrong_counts_in_a_rule_table_that_stores_none_are_reported() {
+    let dir = tempfile::tempdir().unwrap();
+    build_with_rule_tables(dir.path());
+    let db = DbDir::open(dir.path()).unwrap();
+    let ix = Indexer::new();
+    let sub = (db.present().into_iter())
+        .filter(|&s| !millbase::db::stores_plies(s))
+        .max_by_key(|&s| db.open_rule_table(LIMIT, s).unwrap().header.counts.wins)
+        .unwrap();
+    let file = db.open_rule_table(LIMIT, sub).unwrap();
+    assert_eq!(
+        file.header.encoding,
+        millbase::storage::Encoding::CountsOnly
+    );
+    let mut counts = file.header.counts;
+    assert!(counts.wins > 0, "{sub}");
+    let cells = db.read_rule_table(&ix, LIMIT, sub).unwrap();
+    let game = db.read_outcomes(sub).unwrap();
+    assert_eq!(count_values(&ix, sub, &cells), counts);
+    assert_eq!(check_rule_tables(dir.path(), &[sub])[0].mismatches, 0);
+
+    // one win counted as a draw (the rule may draw what the game wins)
+    counts.wins -= 1;
+    counts.draws += 1;
+    db.write_rule_table(LIMIT, sub, &cells, &game, counts)
+        .unwrap();
+    let r = &check_rule_tables(dir.path(), &[sub])[0];
+    assert!(r.counts_differ, "{sub}");
+    assert_eq!((r.mismatches, r.examples.len()), (1, 0), "{sub}");
+}
+
+#[test]
+fn the_command_checks_rule_tables_and_resumes_between_them() {
+    let dir = tempfile::tempdir().unwrap();
+    build_with_rule_tables(dir.path());
+    let db = dir.path().to_str().unwrap();
+    let files = DbDir::open(dir.path()).unwrap().present().len();
+    let rows = |args: &[&str]| -> Vec<serde_json::Value> {
+        let o = run(&[&["verify", "--db", db, "--json"], args].concat());
+        assert_eq!(o.status.code(), Some(0), "{o:?}");
+        (String::from_utf8(o.stdout).unwrap().lines())
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect()
+    };
+    let is_rule = |r: &serde_json::Value| r.get("move_limit").is_some();
+    let all = rows(&[]);
+    assert_eq!(all.len(), 2 * files);
+    assert_eq!(all.iter().filter(|r| is_rule(r)).count(), files);
+    assert!(
+        all.iter()
+            .filter(|r| is_rule(r))
+            .all(|r| r["move_limit"] == LIMIT)
+    );
+    // the game's rows come first, then the rule's
+    assert!(all[..files].iter().all(|r| !is_rule(r)));
+    assert!(rows(&["--no-rule-tables"]).iter().all(|r| !is_rule(r)));
+
+    // the game's rows and a few of the rule's done: the rest only
+    let done = dir.path().join("v.jsonl");
+    let lines: Vec<String> = all[..files + 3].iter().map(|r| r.to_string()).collect();
+    std::fs::write(&done, lines.join("\n") + "\n").unwrap();
+    let rest = rows(&["--done", done.to_str().unwrap()]);
+    assert_eq!(rest.len(), files - 3);
+    assert!(rest.iter().all(is_rule));
+    assert_eq!(rest[..], all[files + 3..]);
 }

@@ -5,6 +5,7 @@ use clap::Args;
 use millbase::db::DbDir;
 use millbase::index::{Indexer, Subspace};
 use millbase::report::VerifyRow;
+use millbase::storage::StorageError;
 use millbase::verify::{self, VerifyReport};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -15,10 +16,16 @@ pub struct VerifyArgs {
     db: DbArgs,
     #[command(flatten)]
     threads: ThreadArgs,
-    /// One JSON object per subspace: {"mover", "opponent", "mover_hand",
-    /// "opponent_hand", "checked", "mismatches"}.
+    /// One JSON object per table: {"mover", "opponent", "mover_hand",
+    /// "opponent_hand", "checked", "mismatches"}, and "move_limit" for a
+    /// table of the no-removal rule.
     #[arg(long)]
     json: bool,
+    /// Check the game's tables only, not the tables of the no-removal rule
+    /// (which are checked after them by default, where the directory holds
+    /// them).
+    #[arg(long)]
+    no_rule_tables: bool,
     /// Only this subspace: MOVER-OPPONENT stones on board (e.g. 7-6), or a
     /// placement sector MOVER-OPPONENT/MOVER_HAND-OPPONENT_HAND (e.g. 4-4/5-5);
     /// repeatable. Default: every subspace and sector in the directory.
@@ -71,14 +78,21 @@ fn parse_subspace(s: &str) -> Result<Subspace, String> {
     s.parse::<Subspace>().map_err(|e| e.to_string())
 }
 
-/// The text lines of one subspace's result.
+/// The text lines of one table's result.
 fn text(r: &VerifyReport) -> String {
+    let name = match r.move_limit {
+        None => r.subspace.to_string(),
+        Some(l) => format!("{} rule {l}", r.subspace),
+    };
     let mut l = format!(
-        "{:>9}: {} positions checked, {} mismatches",
-        r.subspace.to_string(),
-        r.checked,
-        r.mismatches
+        "{name:>9}: {} positions checked, {} mismatches",
+        r.checked, r.mismatches
     );
+    if r.counts_differ {
+        l.push_str(
+            "\n       the counts in the file differ from those of the distances its children give",
+        );
+    }
     for m in &r.examples {
         l.push_str(&format!(
             "\n       {}  stored {}  expected {}",
@@ -101,34 +115,73 @@ pub fn run(a: VerifyArgs, out: &mut impl Write) -> Result<(), Failure> {
     } else {
         a.subspace.clone()
     };
-    let todo: Vec<Subspace> = (asked.iter().copied())
-        .filter(|s| !done.iter().any(|r| r.subspace() == *s))
-        .collect();
     let done: Vec<VerifyRow> = (done.into_iter())
         .filter(|r| asked.contains(&r.subspace()))
         .collect();
+    // the subspaces of `asked` whose table (the rule's for a move limit) is
+    // not among the rows done
+    let todo = |limit: Option<u16>| -> Vec<Subspace> {
+        (asked.iter().copied())
+            .filter(|s| {
+                !done
+                    .iter()
+                    .any(|r| r.subspace() == *s && r.move_limit == limit)
+            })
+            .collect()
+    };
     let mut written = Ok(());
-    let reports = if todo.is_empty() {
+    // the output went away: no more work
+    let lost = std::cell::Cell::new(false);
+    let mut show = |r: &VerifyReport| {
+        written = if a.json {
+            let row = VerifyRow {
+                mover: r.subspace.mover,
+                opponent: r.subspace.opponent,
+                mover_hand: r.subspace.mover_hand,
+                opponent_hand: r.subspace.opponent_hand,
+                checked: r.checked,
+                mismatches: r.mismatches,
+                move_limit: r.move_limit,
+            };
+            super::write_json(out, &row)
+        } else {
+            writeln!(out, "{}", text(r)).map_err(Failure::from)
+        }
+        .and_then(|()| out.flush().map_err(Failure::from));
+        lost.set(written.is_err());
+        !lost.get()
+    };
+    let sample = a.sample as usize;
+    let mut reports = match todo(None) {
+        subs if subs.is_empty() => vec![],
+        subs => verify::verify_dir(&db, &ix, &subs, sample, &mut show)?,
+    };
+    let limits = if a.no_rule_tables {
         vec![]
     } else {
-        verify::verify_dir(&db, &ix, &todo, a.sample as usize, &mut |r| {
-            written = if a.json {
-                let row = VerifyRow {
-                    mover: r.subspace.mover,
-                    opponent: r.subspace.opponent,
-                    mover_hand: r.subspace.mover_hand,
-                    opponent_hand: r.subspace.opponent_hand,
-                    checked: r.checked,
-                    mismatches: r.mismatches,
-                };
-                super::write_json(out, &row)
-            } else {
-                writeln!(out, "{}", text(r)).map_err(Failure::from)
-            }
-            .and_then(|()| out.flush().map_err(Failure::from));
-            written.is_ok()
-        })?
+        db.move_limits()
     };
+    for limit in limits {
+        if lost.get() {
+            break;
+        }
+        // the subspaces asked for whose rule table is there (every one named
+        // by --subspace must be)
+        let subs: Vec<Subspace> = (todo(Some(limit)).into_iter())
+            .filter(|&s| {
+                !a.subspace.is_empty()
+                    || !matches!(
+                        db.open_rule_table(limit, s),
+                        Err(StorageError::Missing { .. })
+                    )
+            })
+            .collect();
+        if !subs.is_empty() {
+            reports.extend(verify::verify_rule_dir(
+                &db, &ix, limit, &subs, sample, &mut show,
+            )?);
+        }
+    }
     written?;
     let bad: u64 = reports.iter().map(|r| r.mismatches).sum::<u64>()
         + done.iter().map(|r| r.mismatches).sum::<u64>();
@@ -149,7 +202,7 @@ pub fn run(a: VerifyArgs, out: &mut impl Write) -> Result<(), Failure> {
     if !a.json {
         writeln!(
             out,
-            "ok: {checked} positions in {files} subspaces ({} rules{}) agree with their children",
+            "ok: {checked} positions in {files} tables ({} rules{}) agree with their children",
             db.rules().name(),
             if a.sample > 1 {
                 format!(", one class of opponent sets in {}", a.sample)
