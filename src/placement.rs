@@ -23,7 +23,9 @@
 use crate::geometry::{ALL, Bits, in_mill, points};
 use crate::index::{Extension, Index, Indexer, MoverContext, OneMore, Subspace};
 use crate::moves::removable;
-use crate::solver::{Entry, Known, Layer, Progress, SolveError, Solved, count_values, prefetch};
+use crate::solver::{
+    Entry, Known, Layer, PREFETCH_AHEAD, Progress, SolveError, Solved, count_values, prefetch,
+};
 use crate::value::{BestChild, Cell, MAX_PLIES, Value};
 use rayon::prelude::*;
 use std::sync::atomic::AtomicU16;
@@ -126,7 +128,7 @@ pub fn solve_sector_layer(
                     // the game's entries of the group lie far apart, like its
                     // slots: each is requested a few positions ahead
                     let draw = children.seed.is_some_and(|seed| {
-                        if let Some(&(ahead, _)) = group.get(k + AHEAD) {
+                        if let Some(&(ahead, _)) = group.get(k + PREFETCH_AHEAD) {
                             prefetch(&seed[ahead]);
                         }
                         seed[i] == Cell::DRAW
@@ -156,16 +158,13 @@ pub fn solve_sector_layer(
     })
 }
 
-/// How many positions ahead a cache line of a far-apart slot is requested.
-const AHEAD: usize = 16;
-
 /// Stores each `(slot, cell)` of `results`. The slots of a group's
 /// positions lie far apart, in as many blocks as there are positions: writing
 /// them after the group, each cache line requested a few stores ahead, keeps
 /// the children's blocks in cache while the group is solved.
 fn store_scattered(cells: &[AtomicU16], results: &[(usize, u16)]) {
     for (k, &(i, c)) in results.iter().enumerate() {
-        if let Some(&(ahead, _)) = results.get(k + AHEAD) {
+        if let Some(&(ahead, _)) = results.get(k + PREFETCH_AHEAD) {
             prefetch(&cells[ahead]);
         }
         cells[i].store(c, Relaxed);

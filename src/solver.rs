@@ -157,6 +157,11 @@ impl Entry<'_> {
     }
 }
 
+/// How many positions ahead of its use a far-apart entry is requested
+/// ([`prefetch`]) where positions are visited grouped by the opponent's set:
+/// their own slots then lie in as many blocks as there are positions.
+pub(crate) const PREFETCH_AHEAD: usize = 16;
+
 /// Asks the processor to bring `x` into its caches (a hint; no effect on the
 /// result).
 #[inline(always)]

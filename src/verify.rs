@@ -6,9 +6,10 @@
 use crate::children::{Scratch, distance_from_known, value_from_known};
 use crate::counter;
 use crate::db::{DbDir, DbError, stores_plies};
+use crate::geometry::Bits;
 use crate::index::{Index, Indexer, Subspace};
 use crate::rules::Rules;
-use crate::solver::{Known, SolveError, count_values, prefetch};
+use crate::solver::{Known, PREFETCH_AHEAD, SolveError, count_values, prefetch};
 use crate::storage::{Encoding, StorageError};
 use crate::value::{Cell, Value};
 use rayon::prelude::*;
@@ -147,9 +148,10 @@ impl<'a> Check<'a> {
         let (checked, bad) = (0..self.ix.orbits(self.sub.opponent))
             .into_par_iter()
             .step_by(sample.max(1))
-            .map_init(Scratch::default, |scratch, orbit| {
-                self.opponent_orbit(orbit, table, out, scratch)
-            })
+            .map_init(
+                || (Scratch::default(), vec![]),
+                |buffers, orbit| self.opponent_orbit(orbit, table, out, buffers),
+            )
             .try_reduce(|| (0, 0), |a, b| Ok((a.0 + b.0, a.1 + b.1)))?;
         let table = match (table, self.target) {
             (Some(table), Target::Game) => table,
@@ -179,50 +181,50 @@ impl<'a> Check<'a> {
     /// Checks the positions whose opponent set is in orbit `orbit`
     /// ([`Indexer::for_each_by_opponent`]) against `table`, writing the values
     /// their children imply into `out` if given; returns the positions checked
-    /// and the entries that disagree.
+    /// and the entries that disagree. `group` is a buffer.
     fn opponent_orbit(
         &self,
         orbit: usize,
         table: Option<&[Cell]>,
         out: Option<&[AtomicU16]>,
-        scratch: &mut Scratch<'a>,
+        (scratch, group): &mut (Scratch<'a>, Vec<(usize, Bits, Bits)>),
     ) -> Result<(u64, u64), SolveError> {
-        let (mut checked, mut bad) = (0u64, 0u64);
-        let mut result = Ok(());
+        group.clear();
         self.ix.for_each_by_opponent(self.sub, orbit, |m, o| {
-            if result.is_err() {
-                return;
-            }
-            let i = self.ix.rank(m, o);
-            // the entry and its slot in `out`, random in the table for
-            // positions grouped by the opponent's set, load while the
-            // children are read
-            let i = i as usize;
-            if let Some(table) = table {
-                prefetch(&table[i]);
-            }
-            if let Some(out) = out {
-                prefetch(&out[i]);
+            group.push((self.ix.rank(m, o) as usize, m, o));
+        });
+        let game = match self.target {
+            Target::Game => None,
+            Target::Rule { game, .. } => Some(game),
+        };
+        let mut bad = 0u64;
+        for (k, &(i, m, o)) in group.iter().enumerate() {
+            // the entries of a group's positions, and their slots in `out`,
+            // lie far apart in their tables: each is requested a few
+            // positions ahead, to load while children are read
+            if let Some(&(ahead, _, _)) = group.get(k + PREFETCH_AHEAD) {
+                if let Some(table) = table {
+                    prefetch(&table[ahead]);
+                }
+                if let Some(game) = game {
+                    prefetch(&game[ahead]);
+                }
+                if let Some(out) = out {
+                    prefetch(&out[ahead]);
+                }
             }
             let pos = self.sub.position(m, o);
-            let expected = match self.expected(i, &pos, scratch) {
-                Ok(v) => v,
-                Err(e) => {
-                    result = Err(e);
-                    return;
-                }
-            };
+            let expected = self.expected(i, &pos, scratch)?;
             if let Some(out) = out {
                 out[i].store(Cell::from_value(expected).0, Relaxed);
             }
-            checked += 1;
-            let (stored, agrees) = match (table, self.target) {
+            let (stored, agrees) = match (table, game) {
                 (Some(table), _) => (table[i], table[i].agrees_with(expected)),
-                (None, Target::Rule { game, .. }) => {
+                (None, Some(game)) => {
                     let fits = counter::fits_game(expected, game[i].wdl_code());
                     (game[i], fits)
                 }
-                (None, Target::Game) => unreachable!("the game's check reads its table"),
+                (None, None) => unreachable!("the game's check reads its table"),
             };
             if !agrees {
                 bad += 1;
@@ -233,9 +235,8 @@ impl<'a> Check<'a> {
                     expected,
                 });
             }
-        });
-        result?;
-        Ok((checked, bad))
+        }
+        Ok((group.len() as u64, bad))
     }
 
     /// The value of the position `pos` at slot `i` that its children imply.
