@@ -406,3 +406,28 @@ fn the_command_checks_rule_tables_and_resumes_between_them() {
     assert!(rest.iter().all(is_rule));
     assert_eq!(rest[..], all[files + 3..]);
 }
+
+#[test]
+fn a_damaged_rule_table_is_an_error_that_names_its_file() {
+    let dir = tempfile::tempdir().unwrap();
+    build_with_rule_tables(dir.path());
+    let db = DbDir::open(dir.path()).unwrap();
+    let sub = (db.present().into_iter())
+        .filter(|&s| millbase::db::stores_plies(s))
+        .max_by_key(|&s| db.open_rule_table(LIMIT, s).unwrap().file_len())
+        .unwrap();
+    let path = db.rule_dir(LIMIT).join(file_name(sub));
+    let name = path.to_str().unwrap().to_string();
+    let intact = std::fs::read(&path).unwrap();
+    let verify = || run(&["verify", "--db", dir.path().to_str().unwrap()]);
+    // a byte in the middle of the file flipped, then the file cut short
+    let mut flipped = intact.clone();
+    flipped[intact.len() / 2] ^= 0x40;
+    for damaged in [flipped, intact[..intact.len() / 3].to_vec()] {
+        std::fs::write(&path, &damaged).unwrap();
+        let o = verify();
+        let err = String::from_utf8(o.stderr).unwrap();
+        assert_eq!(o.status.code(), Some(1), "{err}");
+        assert!(err.contains(&name) && !err.contains("panicked"), "{err}");
+    }
+}
