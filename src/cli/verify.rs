@@ -37,7 +37,7 @@ pub struct VerifyArgs {
     #[arg(long, value_name = "K", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
     sample: u32,
     /// The `--json` output of an earlier, interrupted run of the same check:
-    /// the subspaces it reports are not checked again, and their results
+    /// the tables it reports are not checked again, and their results
     /// count in the verdict. Append the new run's output to the same file:
     /// `millbase verify --json --done v.jsonl >> v.jsonl`.
     #[arg(long, value_name = "FILE")]
