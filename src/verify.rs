@@ -57,6 +57,24 @@ const EXAMPLES: usize = 10;
 /// of the cells again, at a peak of about 12 GB.
 const KEPT_BYTES: usize = 8 << 30;
 
+/// What a long check tells its user while it runs.
+pub trait Watch: Sync {
+    /// The check of `sub`'s table (the rule's for `move_limit`) starts: the
+    /// tables its moves lead into are read, then about `positions` positions
+    /// are checked.
+    fn start(&self, sub: Subspace, move_limit: Option<u16>, positions: u64);
+    /// `positions` more positions are checked.
+    fn checked(&self, positions: u64);
+}
+
+/// A check that tells nobody.
+pub struct Unwatched;
+
+impl Watch for Unwatched {
+    fn start(&self, _: Subspace, _: Option<u16>, _: u64) {}
+    fn checked(&self, _: u64) {}
+}
+
 /// Checks the entries `table` of `sub` (as read from its file) against their
 /// children: every entry when `sample` is 1, otherwise the positions of every
 /// `sample`-th symmetry class of opponent sets (a spread-out sample for a
@@ -70,7 +88,7 @@ pub fn verify_subspace(
     table: &[Cell],
     sample: usize,
 ) -> Result<VerifyReport, SolveError> {
-    let check = Check::new(ix, rules, known, sub, Target::Game);
+    let check = Check::new(ix, rules, known, sub, Target::Game, &Unwatched);
     let counts = check.run(Some(table), sample, None)?;
     Ok(check.report(counts))
 }
@@ -85,7 +103,7 @@ pub fn verify_and_complete(
     sub: Subspace,
     table: &[Cell],
 ) -> Result<(VerifyReport, Vec<Cell>), SolveError> {
-    let check = Check::new(ix, rules, known, sub, Target::Game);
+    let check = Check::new(ix, rules, known, sub, Target::Game, &Unwatched);
     let complete = Cell::unused_atomic(table.len() as u64);
     let counts = check.run(Some(table), 1, Some(&complete))?;
     Ok((check.report(counts), Cell::from_atomic(complete)))
@@ -109,6 +127,7 @@ struct Check<'a> {
     known: &'a Known,
     sub: Subspace,
     target: Target<'a>,
+    watch: &'a dyn Watch,
     examples: Mutex<Vec<Mismatch>>,
 }
 
@@ -119,6 +138,7 @@ impl<'a> Check<'a> {
         known: &'a Known,
         sub: Subspace,
         target: Target<'a>,
+        watch: &'a dyn Watch,
     ) -> Check<'a> {
         Check {
             ix,
@@ -126,6 +146,7 @@ impl<'a> Check<'a> {
             known,
             sub,
             target,
+            watch,
             examples: Mutex::new(Vec::new()),
         }
     }
@@ -236,6 +257,7 @@ impl<'a> Check<'a> {
                 });
             }
         }
+        self.watch.checked(group.len() as u64);
         Ok((group.len() as u64, bad))
     }
 
@@ -300,14 +322,16 @@ impl<'a> Check<'a> {
 /// [`verify_dir_keeping`]). Otherwise (a sample, its own file not among those
 /// checked, or dropped for memory) its plies are derived from its children
 /// ([`DbDir::load_known`]).
+/// `watch` is told of each table's check and its progress.
 pub fn verify_dir(
     db: &DbDir,
     ix: &Indexer,
     only: &[Subspace],
     sample: usize,
+    watch: &dyn Watch,
     report: &mut dyn FnMut(&VerifyReport) -> bool,
 ) -> Result<Vec<VerifyReport>, DbError> {
-    verify_dir_keeping(db, ix, only, sample, KEPT_BYTES, report)
+    verify_dir_keeping(db, ix, only, sample, KEPT_BYTES, watch, report)
 }
 
 /// [`verify_dir`] keeping at most `kept_bytes` of complete tables for later
@@ -319,6 +343,7 @@ pub fn verify_dir_keeping(
     only: &[Subspace],
     sample: usize,
     kept_bytes: usize,
+    watch: &dyn Watch,
     report: &mut dyn FnMut(&VerifyReport) -> bool,
 ) -> Result<Vec<VerifyReport>, DbError> {
     let subs = verify_order(if only.is_empty() {
@@ -348,18 +373,24 @@ pub fn verify_dir_keeping(
             .filter(|&s| needed.contains(&s) || (!stores_plies(s) && next_use(s, k).is_some()))
             .collect();
         known.retain(&kept);
+        let file = db.open_table(sub)?;
+        watch.start(sub, None, file.header.counts.classes / sample.max(1) as u64);
         db.load_known(ix, &needed, &mut known)
             .map_err(|e| DbError::Needs {
                 subspace: sub,
                 source: Box::new(e),
             })?;
-        let table = db.open_table(sub)?.read_all()?;
+        let table = file.read_all()?;
+        let check = Check::new(ix, db.rules(), &known, sub, Target::Game, watch);
         let r = if sample <= 1 && !stores_plies(sub) && next_use(sub, k + 1).is_some() {
-            let (r, complete) = verify_and_complete(ix, db.rules(), &known, sub, &table)?;
-            known.insert(sub, complete);
+            let complete = Cell::unused_atomic(table.len() as u64);
+            let counts = check.run(Some(&table), 1, Some(&complete))?;
+            let r = check.report(counts);
+            known.insert(sub, Cell::from_atomic(complete));
             r
         } else {
-            verify_subspace(ix, db.rules(), &known, sub, &table, sample)?
+            let counts = check.run(Some(&table), sample, None)?;
+            check.report(counts)
         };
         // within the memory budget, drop those needed again last
         loop {
@@ -400,6 +431,7 @@ pub fn verify_rule_dir(
     limit: u16,
     only: &[Subspace],
     sample: usize,
+    watch: &dyn Watch,
     report: &mut dyn FnMut(&VerifyReport) -> bool,
 ) -> Result<Vec<VerifyReport>, DbError> {
     let subs: Vec<Subspace> = if only.is_empty() {
@@ -423,19 +455,24 @@ pub fn verify_rule_dir(
     for sub in subs {
         let needed = sub.successors();
         known.retain(&needed);
+        let file = db.open_rule_table(limit, sub)?;
+        watch.start(
+            sub,
+            Some(limit),
+            file.header.counts.classes / sample.max(1) as u64,
+        );
         db.load_rule_tables(ix, limit, &needed, &mut known)
             .map_err(|e| DbError::Needs {
                 subspace: sub,
                 source: Box::new(e),
             })?;
         let game = db.read_outcomes(sub)?;
-        let file = db.open_rule_table(limit, sub)?;
         let stored = match file.header.encoding {
             Encoding::CountsOnly => None,
             _ => Some(file.read_rule(&game)?),
         };
         let target = Target::Rule { limit, game: &game };
-        let check = Check::new(ix, db.rules(), &known, sub, target);
+        let check = Check::new(ix, db.rules(), &known, sub, target, watch);
         let complete =
             (stored.is_none() && sample <= 1).then(|| Cell::unused_atomic(game.len() as u64));
         let counts = check.run(stored.as_deref(), sample, complete.as_deref())?;

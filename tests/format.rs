@@ -16,7 +16,7 @@ use millbase::query::Database;
 use millbase::solver::{Known, count_values, movement_position};
 use millbase::storage::{Encoding, Table, write_table};
 use millbase::value::{Cell, Value};
-use millbase::verify::verify_dir;
+use millbase::verify::{Unwatched, verify_dir};
 use std::path::Path;
 
 /// 3-3, 4-3 and 3-4.
@@ -237,9 +237,14 @@ fn verify_finds_a_wrong_outcome_where_no_plies_are_stored() {
     build(dir.path(), SMALL);
     let ix = Indexer::new();
     let s = Subspace::movement(3, 4);
-    let clean = verify_dir(&DbDir::open(dir.path()).unwrap(), &ix, &[s], 1, &mut |_| {
-        true
-    })
+    let clean = verify_dir(
+        &DbDir::open(dir.path()).unwrap(),
+        &ix,
+        &[s],
+        1,
+        &Unwatched,
+        &mut |_| true,
+    )
     .unwrap();
     assert_eq!((clean[0].mismatches, clean[0].checked), (0, ix.classes(s)));
     let mut cells = DbDir::open(dir.path())
@@ -265,9 +270,14 @@ fn verify_finds_a_wrong_outcome_where_no_plies_are_stored() {
         Encoding::WdlOnly,
     )
     .unwrap();
-    let bad = verify_dir(&DbDir::open(dir.path()).unwrap(), &ix, &[s], 1, &mut |_| {
-        true
-    })
+    let bad = verify_dir(
+        &DbDir::open(dir.path()).unwrap(),
+        &ix,
+        &[s],
+        1,
+        &Unwatched,
+        &mut |_| true,
+    )
     .unwrap();
     assert_eq!(bad[0].mismatches, 1);
     assert_eq!(bad[0].examples[0].index, i as u64);

@@ -11,7 +11,7 @@ use millbase::plan::Limits;
 use millbase::solver::count_values;
 use millbase::storage::write_table;
 use millbase::value::{Cell, Value};
-use millbase::verify::{VerifyReport, verify_dir, verify_dir_keeping, verify_rule_dir};
+use millbase::verify::{Unwatched, VerifyReport, verify_dir, verify_dir_keeping, verify_rule_dir};
 
 /// Builds the game's tables (no rule tables) of the game with at most
 /// `max_stones` a side and `max_total` in all, flying, into `dir`.
@@ -49,7 +49,15 @@ fn rewrite(dir: &std::path::Path, sub: Subspace, cells: &[Cell]) {
 /// `verify_dir` of `sub` alone in `dir`, every `sample`-th class checked.
 fn check(dir: &std::path::Path, sub: Subspace, sample: usize) -> Vec<VerifyReport> {
     let db = DbDir::open(dir).unwrap();
-    verify_dir(&db, &Indexer::new(), &[sub], sample, &mut |_| true).unwrap()
+    verify_dir(
+        &db,
+        &Indexer::new(),
+        &[sub],
+        sample,
+        &Unwatched,
+        &mut |_| true,
+    )
+    .unwrap()
 }
 
 #[test]
@@ -58,9 +66,14 @@ fn a_planted_wrong_value_is_reported() {
     let ix = Indexer::new();
     build(dir.path(), 3, 6);
     let sub = Subspace::movement(3, 3);
-    let clean = verify_dir(&DbDir::open(dir.path()).unwrap(), &ix, &[], 1, &mut |_| {
-        true
-    })
+    let clean = verify_dir(
+        &DbDir::open(dir.path()).unwrap(),
+        &ix,
+        &[],
+        1,
+        &Unwatched,
+        &mut |_| true,
+    )
     .unwrap();
     assert_eq!(clean[0].mismatches, 0);
     assert_eq!(clean[0].checked, ix.classes(sub));
@@ -152,15 +165,22 @@ fn a_value_in_a_slot_that_holds_no_position_is_reported() {
 /// `dir`, as (subspace, checked, mismatches, example indices), sorted.
 fn reports(dir: &std::path::Path, kept: usize) -> Vec<(Subspace, u64, u64, Vec<u64>)> {
     let ix = Indexer::new();
-    let mut r: Vec<_> =
-        verify_dir_keeping(&DbDir::open(dir).unwrap(), &ix, &[], 1, kept, &mut |_| true)
-            .unwrap()
-            .into_iter()
-            .map(|r| {
-                let ex = r.examples.iter().map(|m| m.index).collect();
-                (r.subspace, r.checked, r.mismatches, ex)
-            })
-            .collect();
+    let mut r: Vec<_> = verify_dir_keeping(
+        &DbDir::open(dir).unwrap(),
+        &ix,
+        &[],
+        1,
+        kept,
+        &Unwatched,
+        &mut |_| true,
+    )
+    .unwrap()
+    .into_iter()
+    .map(|r| {
+        let ex = r.examples.iter().map(|m| m.index).collect();
+        (r.subspace, r.checked, r.mismatches, ex)
+    })
+    .collect();
     r.sort_by_key(|x| x.0);
     r
 }
@@ -289,7 +309,16 @@ fn build_with_rule_tables(dir: &std::path::Path) {
 /// `verify_rule_dir` of `only` (every rule table when empty) in `dir`.
 fn check_rule_tables(dir: &std::path::Path, only: &[Subspace]) -> Vec<VerifyReport> {
     let db = DbDir::open(dir).unwrap();
-    verify_rule_dir(&db, &Indexer::new(), LIMIT, only, 1, &mut |_| true).unwrap()
+    verify_rule_dir(
+        &db,
+        &Indexer::new(),
+        LIMIT,
+        only,
+        1,
+        &Unwatched,
+        &mut |_| true,
+    )
+    .unwrap()
 }
 
 #[test]
@@ -386,6 +415,14 @@ fn the_command_checks_rule_tables_and_resumes_between_them() {
     };
     let is_rule = |r: &serde_json::Value| r.get("move_limit").is_some();
     let all = rows(&[]);
+    // progress on stderr (not a terminal here): a line as each table starts
+    let o = run(&["verify", "--db", db]);
+    let err = String::from_utf8(o.stderr).unwrap();
+    let starts = err
+        .lines()
+        .filter(|l| l.contains(": reading the tables its moves lead into, then checking "))
+        .count();
+    assert_eq!(starts, 2 * files, "{err}");
     assert_eq!(all.len(), 2 * files);
     assert_eq!(all.iter().filter(|r| is_rule(r)).count(), files);
     assert!(

@@ -256,3 +256,68 @@ pub fn with_spinner<T>(quiet: bool, progress: &SearchProgress, work: impl FnOnce
         out
     })
 }
+
+/// Progress display of `verify`: a bar on stderr for the table being
+/// checked. When stderr is not a terminal (a log file), a plain line per
+/// table replaces the bar.
+pub struct VerifyUi {
+    bar: ProgressBar,
+    lines: bool,
+    start: Instant,
+}
+
+impl VerifyUi {
+    pub fn new() -> VerifyUi {
+        let lines = !std::io::stderr().is_terminal();
+        let bar = if lines {
+            ProgressBar::hidden()
+        } else {
+            ProgressBar::new(0)
+        };
+        bar.set_style(
+            ProgressStyle::with_template(
+                "{msg:24} [{bar:30}] {human_pos}/{human_len} {per_sec} ETA {eta}",
+            )
+            .expect("valid template")
+            .progress_chars("=> "),
+        );
+        VerifyUi {
+            bar,
+            lines,
+            start: Instant::now(),
+        }
+    }
+
+    /// Runs `f` (which writes a result line) with the bar out of the way.
+    pub fn suspend<T>(&self, f: impl FnOnce() -> T) -> T {
+        self.bar.suspend(f)
+    }
+
+    /// Clears the bar.
+    pub fn finish(&self) {
+        self.bar.finish_and_clear();
+    }
+}
+
+impl millbase::verify::Watch for VerifyUi {
+    fn start(&self, sub: Subspace, move_limit: Option<u16>, positions: u64) {
+        let name = match move_limit {
+            None => sub.to_string(),
+            Some(l) => format!("{sub} rule {l}"),
+        };
+        self.bar.set_length(positions);
+        self.bar.set_position(0);
+        self.bar.reset_eta();
+        self.bar.set_message(name.clone());
+        if self.lines {
+            let _ = writeln!(
+                std::io::stderr(),
+                "{name}: reading the tables its moves lead into, then checking {positions} positions ({:.0} s since start)",
+                self.start.elapsed().as_secs_f64()
+            );
+        }
+    }
+    fn checked(&self, positions: u64) {
+        self.bar.inc(positions);
+    }
+}

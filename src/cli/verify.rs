@@ -1,5 +1,6 @@
 //! `millbase verify`: check every stored value against its children.
 
+use super::progress::VerifyUi;
 use super::{DbArgs, Failure, ThreadArgs};
 use clap::Args;
 use millbase::db::DbDir;
@@ -132,56 +133,66 @@ pub fn run(a: VerifyArgs, out: &mut impl Write) -> Result<(), Failure> {
     let mut written = Ok(());
     // the output went away: no more work
     let lost = std::cell::Cell::new(false);
+    let ui = VerifyUi::new();
     let mut show = |r: &VerifyReport| {
-        written = if a.json {
-            let row = VerifyRow {
-                mover: r.subspace.mover,
-                opponent: r.subspace.opponent,
-                mover_hand: r.subspace.mover_hand,
-                opponent_hand: r.subspace.opponent_hand,
-                checked: r.checked,
-                mismatches: r.mismatches,
-                move_limit: r.move_limit,
-            };
-            super::write_json(out, &row)
-        } else {
-            writeln!(out, "{}", text(r)).map_err(Failure::from)
-        }
-        .and_then(|()| out.flush().map_err(Failure::from));
+        written = ui.suspend(|| {
+            if a.json {
+                let row = VerifyRow {
+                    mover: r.subspace.mover,
+                    opponent: r.subspace.opponent,
+                    mover_hand: r.subspace.mover_hand,
+                    opponent_hand: r.subspace.opponent_hand,
+                    checked: r.checked,
+                    mismatches: r.mismatches,
+                    move_limit: r.move_limit,
+                };
+                super::write_json(out, &row)
+            } else {
+                writeln!(out, "{}", text(r)).map_err(Failure::from)
+            }
+            .and_then(|()| out.flush().map_err(Failure::from))
+        });
         lost.set(written.is_err());
         !lost.get()
     };
     let sample = a.sample as usize;
-    let mut reports = match todo(None) {
-        subs if subs.is_empty() => vec![],
-        subs => verify::verify_dir(&db, &ix, &subs, sample, &mut show)?,
-    };
-    let limits = if a.no_rule_tables {
-        vec![]
-    } else {
-        db.move_limits()
-    };
-    for limit in limits {
-        if lost.get() {
-            break;
+    let mut work = || -> Result<Vec<VerifyReport>, Failure> {
+        let mut reports = match todo(None) {
+            subs if subs.is_empty() => vec![],
+            subs => verify::verify_dir(&db, &ix, &subs, sample, &ui, &mut show)?,
+        };
+        let limits = if a.no_rule_tables {
+            vec![]
+        } else {
+            db.move_limits()
+        };
+        for limit in limits {
+            if lost.get() {
+                break;
+            }
+            // the subspaces asked for whose rule table is there (every one named
+            // by --subspace must be)
+            let subs: Vec<Subspace> = (todo(Some(limit)).into_iter())
+                .filter(|&s| {
+                    !a.subspace.is_empty()
+                        || !matches!(
+                            db.open_rule_table(limit, s),
+                            Err(StorageError::Missing { .. })
+                        )
+                })
+                .collect();
+            if !subs.is_empty() {
+                reports.extend(verify::verify_rule_dir(
+                    &db, &ix, limit, &subs, sample, &ui, &mut show,
+                )?);
+            }
         }
-        // the subspaces asked for whose rule table is there (every one named
-        // by --subspace must be)
-        let subs: Vec<Subspace> = (todo(Some(limit)).into_iter())
-            .filter(|&s| {
-                !a.subspace.is_empty()
-                    || !matches!(
-                        db.open_rule_table(limit, s),
-                        Err(StorageError::Missing { .. })
-                    )
-            })
-            .collect();
-        if !subs.is_empty() {
-            reports.extend(verify::verify_rule_dir(
-                &db, &ix, limit, &subs, sample, &mut show,
-            )?);
-        }
-    }
+        Ok(reports)
+    };
+    // the bar is cleared whatever the outcome
+    let reports = work();
+    ui.finish();
+    let reports = reports?;
     written?;
     let bad: u64 = reports.iter().map(|r| r.mismatches).sum::<u64>()
         + done.iter().map(|r| r.mismatches).sum::<u64>();
