@@ -237,15 +237,11 @@ fn verify_finds_a_wrong_outcome_where_no_plies_are_stored() {
     build(dir.path(), SMALL);
     let ix = Indexer::new();
     let s = Subspace::movement(3, 4);
-    let clean = verify_dir(
-        &DbDir::open(dir.path()).unwrap(),
-        &ix,
-        &[s],
-        1,
-        &Unwatched,
-        &mut |_| true,
-    )
-    .unwrap();
+    let check = || {
+        let db = DbDir::open(dir.path()).unwrap();
+        verify_dir(&db, &ix, &[s], 1, &Unwatched, &mut |_| true).unwrap()
+    };
+    let clean = check();
     assert_eq!((clean[0].mismatches, clean[0].checked), (0, ix.classes(s)));
     let mut cells = DbDir::open(dir.path())
         .unwrap()
@@ -270,15 +266,7 @@ fn verify_finds_a_wrong_outcome_where_no_plies_are_stored() {
         Encoding::WdlOnly,
     )
     .unwrap();
-    let bad = verify_dir(
-        &DbDir::open(dir.path()).unwrap(),
-        &ix,
-        &[s],
-        1,
-        &Unwatched,
-        &mut |_| true,
-    )
-    .unwrap();
+    let bad = check();
     assert_eq!(bad[0].mismatches, 1);
     assert_eq!(bad[0].examples[0].index, i as u64);
     assert_eq!(bad[0].examples[0].stored, Cell::LOST);

@@ -59,20 +59,8 @@ impl Eta {
 
 impl GenerateUi {
     pub fn new(quiet: bool, expected: Vec<(Subspace, f64)>) -> GenerateUi {
-        let bar = if quiet {
-            ProgressBar::hidden()
-        } else {
-            ProgressBar::new(0)
-        };
-        bar.set_style(
-            ProgressStyle::with_template(
-                "{msg:24} [{bar:30}] {human_pos}/{human_len} {per_sec} ETA {eta}",
-            )
-            .expect("valid template")
-            .progress_chars("=> "),
-        );
         GenerateUi {
-            bar,
+            bar: table_bar(quiet),
             lines: !quiet && !std::io::stderr().is_terminal(),
             start: Instant::now(),
             current: Mutex::new(String::new()),
@@ -216,6 +204,24 @@ impl Observer for GenerateUi {
     }
 }
 
+/// The bar of the work on one table: its name, the positions done and the
+/// rate (hidden if `hidden`).
+fn table_bar(hidden: bool) -> ProgressBar {
+    let bar = if hidden {
+        ProgressBar::hidden()
+    } else {
+        ProgressBar::new(0)
+    };
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{msg:24} [{bar:30}] {human_pos}/{human_len} {per_sec} ETA {eta}",
+        )
+        .expect("valid template")
+        .progress_chars("=> "),
+    );
+    bar
+}
+
 /// A bar on stderr counting `what` (hidden when stderr is not a terminal).
 pub fn counter_bar(what: &str) -> ProgressBar {
     if !std::io::stderr().is_terminal() {
@@ -269,20 +275,8 @@ pub struct VerifyUi {
 impl VerifyUi {
     pub fn new() -> VerifyUi {
         let lines = !std::io::stderr().is_terminal();
-        let bar = if lines {
-            ProgressBar::hidden()
-        } else {
-            ProgressBar::new(0)
-        };
-        bar.set_style(
-            ProgressStyle::with_template(
-                "{msg:24} [{bar:30}] {human_pos}/{human_len} {per_sec} ETA {eta}",
-            )
-            .expect("valid template")
-            .progress_chars("=> "),
-        );
         VerifyUi {
-            bar,
+            bar: table_bar(lines),
             lines,
             start: Instant::now(),
         }
