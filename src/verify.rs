@@ -93,22 +93,6 @@ pub fn verify_subspace(
     Ok(check.report(counts))
 }
 
-/// [`verify_subspace`] of every entry, which also returns the table the
-/// children imply: the complete table of `sub` (plies included), whatever its
-/// file stores.
-pub fn verify_and_complete(
-    ix: &Indexer,
-    rules: Rules,
-    known: &Known,
-    sub: Subspace,
-    table: &[Cell],
-) -> Result<(VerifyReport, Vec<Cell>), SolveError> {
-    let check = Check::new(ix, rules, known, sub, Target::Game, &Unwatched);
-    let complete = Cell::unused_atomic(table.len() as u64);
-    let counts = check.run(Some(table), 1, Some(&complete))?;
-    Ok((check.report(counts), Cell::from_atomic(complete)))
-}
-
 /// What one check recomputes.
 #[derive(Clone, Copy)]
 enum Target<'a> {
@@ -322,6 +306,7 @@ impl<'a> Check<'a> {
 /// [`verify_dir_keeping`]). Otherwise (a sample, its own file not among those
 /// checked, or dropped for memory) its plies are derived from its children
 /// ([`DbDir::load_known`]).
+///
 /// `watch` is told of each table's check and its progress.
 pub fn verify_dir(
     db: &DbDir,
