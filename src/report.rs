@@ -216,7 +216,8 @@ pub struct VerifyRow {
     pub mover_hand: u8,
     /// Stones of the other side in hand.
     pub opponent_hand: u8,
-    /// Positions checked.
+    /// Positions whose value was recomputed from their children (in a rule
+    /// table, those the game decides).
     pub checked: u64,
     /// Entries that disagree with their children.
     pub mismatches: u64,

@@ -37,7 +37,8 @@ pub struct VerifyReport {
     pub subspace: Subspace,
     /// For a table of the no-removal rule: its move limit.
     pub move_limit: Option<u16>,
-    /// Positions checked.
+    /// Positions whose value was recomputed from their children (in a rule
+    /// table, those the game decides: its draws are the rule's by the format).
     pub checked: u64,
     /// Entries that disagree.
     pub mismatches: u64,
@@ -202,7 +203,7 @@ impl<'a> Check<'a> {
             Target::Game => None,
             Target::Rule { game, .. } => Some(game),
         };
-        let mut bad = 0u64;
+        let (mut checked, mut bad) = (0u64, 0u64);
         for (k, &(i, m, o)) in group.iter().enumerate() {
             // the entries of a group's positions, and their slots in `out`,
             // lie far apart in their tables: each is requested a few
@@ -219,7 +220,13 @@ impl<'a> Check<'a> {
                 }
             }
             let pos = self.sub.position(m, o);
-            let expected = self.expected(i, &pos, scratch)?;
+            let expected = match self.expected(i, &pos, scratch)? {
+                Some(v) => {
+                    checked += 1;
+                    v
+                }
+                None => Value::Draw,
+            };
             if let Some(out) = out {
                 out[i].store(Cell::from_value(expected).0, Relaxed);
             }
@@ -242,23 +249,25 @@ impl<'a> Check<'a> {
             }
         }
         self.watch.checked(group.len() as u64);
-        Ok((group.len() as u64, bad))
+        Ok((checked, bad))
     }
 
-    /// The value of the position `pos` at slot `i` that its children imply.
+    /// The value of the position `pos` at slot `i` that its children imply,
+    /// or `None` for a draw of the game in a rule table (the rule's draw by
+    /// the file format, with no children to read).
     fn expected(
         &self,
         i: usize,
         pos: &crate::Position,
         scratch: &mut Scratch<'a>,
-    ) -> Result<Value, SolveError> {
+    ) -> Result<Option<Value>, SolveError> {
         match self.target {
-            Target::Game => value_from_known(self.ix, self.rules, self.known, pos, scratch),
-            // the game's draws are the rule's: a rule table stores nothing
-            // for them
-            Target::Rule { game, .. } if game[i].wdl_code() < 2 => Ok(Value::Draw),
+            Target::Game => {
+                value_from_known(self.ix, self.rules, self.known, pos, scratch).map(Some)
+            }
+            Target::Rule { game, .. } if game[i].wdl_code() < 2 => Ok(None),
             Target::Rule { limit, .. } => {
-                distance_from_known(self.ix, self.rules, self.known, pos, limit, scratch)
+                distance_from_known(self.ix, self.rules, self.known, pos, limit, scratch).map(Some)
             }
         }
     }

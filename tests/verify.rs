@@ -335,8 +335,11 @@ fn a_planted_wrong_distance_in_a_rule_table_is_reported() {
             "{}",
             r.subspace
         );
+        // every position the game decides is recomputed, its draws are not
+        let game = db.open_table(r.subspace).unwrap().header.counts;
+        assert_eq!(r.checked, game.wins + game.losses, "{}", r.subspace);
     }
-    assert!(clean.iter().map(|r| r.checked).sum::<u64>() > 1_000_000);
+    assert!(clean.iter().map(|r| r.checked).sum::<u64>() > 100_000);
 
     // a win at a distance the limit leaves room to lengthen, in a file that
     // stores distances, lengthened by two plies (checksums intact)

@@ -19,7 +19,8 @@ pub struct VerifyArgs {
     threads: ThreadArgs,
     /// One JSON object per table: {"mover", "opponent", "mover_hand",
     /// "opponent_hand", "checked", "mismatches"}, and "move_limit" for a
-    /// table of the no-removal rule.
+    /// table of the no-removal rule ("checked": the positions recomputed from
+    /// their children; in a rule table, those the game decides).
     #[arg(long)]
     json: bool,
     /// Check the game's tables only, not the tables of the no-removal rule
