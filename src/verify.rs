@@ -429,14 +429,7 @@ pub fn verify_rule_dir(
     report: &mut dyn FnMut(&VerifyReport) -> bool,
 ) -> Result<Vec<VerifyReport>, DbError> {
     let subs: Vec<Subspace> = if only.is_empty() {
-        (db.present().into_iter())
-            .filter(|&s| {
-                !matches!(
-                    db.open_rule_table(limit, s),
-                    Err(StorageError::Missing { .. })
-                )
-            })
-            .collect()
+        with_rule_table(db, limit, db.present())
     } else {
         only.to_vec()
     };
@@ -485,6 +478,20 @@ pub fn verify_rule_dir(
         }
     }
     Ok(out)
+}
+
+/// The subspaces of `subs` whose rule table for `limit` is in `db` (a file
+/// that is there but damaged counts as there: checking it reports the
+/// damage).
+pub fn with_rule_table(db: &DbDir, limit: u16, subs: Vec<Subspace>) -> Vec<Subspace> {
+    (subs.into_iter())
+        .filter(|&s| {
+            !matches!(
+                db.open_rule_table(limit, s),
+                Err(StorageError::Missing { .. })
+            )
+        })
+        .collect()
 }
 
 /// `subs` with the member of each movement pair whose file stores no plies

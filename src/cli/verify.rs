@@ -6,7 +6,6 @@ use clap::Args;
 use millbase::db::DbDir;
 use millbase::index::{Indexer, Subspace};
 use millbase::report::VerifyRow;
-use millbase::storage::StorageError;
 use millbase::verify::{self, VerifyReport};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -131,12 +130,11 @@ pub fn run(a: VerifyArgs, out: &mut impl Write) -> Result<(), Failure> {
             })
             .collect()
     };
-    let mut written = Ok(());
-    // the output went away: no more work
-    let lost = std::cell::Cell::new(false);
+    // the first failure to write the output: no more work after it
+    let failed: std::cell::RefCell<Option<Failure>> = Default::default();
     let ui = VerifyUi::new();
     let mut show = |r: &VerifyReport| {
-        written = ui.suspend(|| {
+        let written = ui.suspend(|| {
             if a.json {
                 let row = VerifyRow {
                     mover: r.subspace.mover,
@@ -153,8 +151,13 @@ pub fn run(a: VerifyArgs, out: &mut impl Write) -> Result<(), Failure> {
             }
             .and_then(|()| out.flush().map_err(Failure::from))
         });
-        lost.set(written.is_err());
-        !lost.get()
+        match written {
+            Ok(()) => true,
+            Err(e) => {
+                *failed.borrow_mut() = Some(e);
+                false
+            }
+        }
     };
     let sample = a.sample as usize;
     let mut work = || -> Result<Vec<VerifyReport>, Failure> {
@@ -168,20 +171,15 @@ pub fn run(a: VerifyArgs, out: &mut impl Write) -> Result<(), Failure> {
             db.move_limits()
         };
         for limit in limits {
-            if lost.get() {
+            if failed.borrow().is_some() {
                 break;
             }
             // the subspaces asked for whose rule table is there (every one named
             // by --subspace must be)
-            let subs: Vec<Subspace> = (todo(Some(limit)).into_iter())
-                .filter(|&s| {
-                    !a.subspace.is_empty()
-                        || !matches!(
-                            db.open_rule_table(limit, s),
-                            Err(StorageError::Missing { .. })
-                        )
-                })
-                .collect();
+            let subs = match todo(Some(limit)) {
+                subs if a.subspace.is_empty() => verify::with_rule_table(&db, limit, subs),
+                subs => subs,
+            };
             if !subs.is_empty() {
                 reports.extend(verify::verify_rule_dir(
                     &db, &ix, limit, &subs, sample, &ui, &mut show,
@@ -194,7 +192,9 @@ pub fn run(a: VerifyArgs, out: &mut impl Write) -> Result<(), Failure> {
     let reports = work();
     ui.finish();
     let reports = reports?;
-    written?;
+    if let Some(e) = failed.into_inner() {
+        return Err(e);
+    }
     let bad: u64 = reports.iter().map(|r| r.mismatches).sum::<u64>()
         + done.iter().map(|r| r.mismatches).sum::<u64>();
     let checked: u64 = reports.iter().map(|r| r.checked).sum::<u64>()
