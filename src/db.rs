@@ -350,7 +350,8 @@ impl DbDir {
     }
 
     /// Writes the work file of the rule table of `sub` (every distance)
-    /// atomically; returns the bytes written.
+    /// atomically, compressed for speed rather than size (it lives only
+    /// during `generate`); returns the bytes written.
     pub fn write_rule_work_table(
         &self,
         move_limit: u16,
@@ -360,7 +361,9 @@ impl DbDir {
         counts: Counts,
     ) -> Result<u64, StorageError> {
         let dir = self.rule_dir(move_limit).join(WORK_DIR);
-        self.write_rule_file(&dir, sub, (cells, game), counts, Encoding::DistanceCode)
+        std::fs::create_dir_all(&dir).map_err(io_err(&dir))?;
+        let path = dir.join(file_name(sub));
+        storage::write_rule_work_table(&path, self.rules, sub, (cells, game), counts)
     }
 
     /// Writes the rule table `cells` of `sub` into `dir` in `encoding`

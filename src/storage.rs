@@ -94,6 +94,10 @@ const ZSTD_LEVEL: i32 = 3;
 /// complete flying tables and recompressed by the zstd tool: 2.9 MB in 0.31 s
 /// against 0.06 s, the cores shared), a small part of a rule solve.
 const RULE_ZSTD_LEVEL: i32 = 12;
+/// zstd level of the distance streams of rule work files
+/// ([`write_rule_work_table`]): deleted once their parents are solved, so
+/// written fast rather than small.
+const RULE_WORK_ZSTD_LEVEL: i32 = ZSTD_LEVEL;
 
 /// The byte of [`Encoding::DistanceCode`] for the distance `d` (at most
 /// [`crate::rules::MAX_MOVE_LIMIT`]) under the rule of an entry the game
@@ -452,10 +456,11 @@ fn plies_value(n: u16) -> Value {
 type EncodedBlock = (Vec<u8>, Vec<(u64, u16)>);
 
 /// Encodes and compresses the cells of one block (the first at index `first`;
-/// for the distance encodings, `game` holds the game's cells of the block).
+/// for the distance encodings, `game` holds the game's cells of the block, and
+/// the distances are compressed at zstd level `distance_level`).
 fn encode_block(
     zc: &mut zstd::bulk::Compressor<'_>,
-    encoding: Encoding,
+    (encoding, distance_level): (Encoding, i32),
     cells: &[Cell],
     game: Option<&[Cell]>,
     first: u64,
@@ -512,7 +517,7 @@ fn encode_block(
             if distances.is_empty() {
                 vec![]
             } else {
-                zc.set_compression_level(RULE_ZSTD_LEVEL)?;
+                zc.set_compression_level(distance_level)?;
                 zc.compress(&distances)?
             }
         }
@@ -565,7 +570,14 @@ pub fn write_table(
     counts: Counts,
     encoding: Encoding,
 ) -> Result<u64, StorageError> {
-    write_encoded(path, rules, sub, (cells, None), counts, encoding)
+    write_encoded(
+        path,
+        rules,
+        sub,
+        (cells, None),
+        counts,
+        (encoding, ZSTD_LEVEL),
+    )
 }
 
 /// Writes the table of the no-removal rule of `sub` (`cells`: distances,
@@ -587,7 +599,28 @@ pub fn write_rule_table(
             source: std::io::Error::other(format!("{encoding:?} is not a distance encoding")),
         });
     }
-    write_encoded(path, rules, sub, (cells, Some(game)), counts, encoding)
+    let compression = (encoding, RULE_ZSTD_LEVEL);
+    write_encoded(path, rules, sub, (cells, Some(game)), counts, compression)
+}
+
+/// [`write_rule_table`] in [`Encoding::DistanceCode`] for a work file: the
+/// same entries, compressed faster and less.
+pub fn write_rule_work_table(
+    path: &Path,
+    rules: Rules,
+    sub: Subspace,
+    tables: (&[Cell], &[Cell]),
+    counts: Counts,
+) -> Result<u64, StorageError> {
+    let compression = (Encoding::DistanceCode, RULE_WORK_ZSTD_LEVEL);
+    write_encoded(
+        path,
+        rules,
+        sub,
+        (tables.0, Some(tables.1)),
+        counts,
+        compression,
+    )
 }
 
 /// Writes the header of the table of the no-removal rule of `sub` with
@@ -620,7 +653,7 @@ fn write_encoded(
     sub: Subspace,
     (cells, game): (&[Cell], Option<&[Cell]>),
     counts: Counts,
-    encoding: Encoding,
+    (encoding, distance_level): (Encoding, i32),
 ) -> Result<u64, StorageError> {
     let be = BLOCK_ENTRIES as usize;
     if game.is_some_and(|g| g.len() != cells.len()) {
@@ -633,7 +666,7 @@ fn write_encoded(
         .enumerate()
         .map_init(zstd::bulk::Compressor::default, |zc, (b, chunk)| {
             let g = game.map(|g| &g[b * be..b * be + chunk.len()]);
-            encode_block(zc, encoding, chunk, g, (b * be) as u64)
+            encode_block(zc, (encoding, distance_level), chunk, g, (b * be) as u64)
         })
         .collect::<std::io::Result<_>>()
         .map_err(io_err(path))?;

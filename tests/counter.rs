@@ -202,6 +202,12 @@ fn distance_tables_round_trip_through_files() {
         assert!(t.read_rule(&game[sub]).unwrap() == *cells, "{sub}");
         // it decodes along the game's table only
         assert!(t.read_all().is_err());
+        // a work file, compressed faster, holds the same distances
+        let work = dir.path().join("work.mdb");
+        storage::write_rule_work_table(&work, rules, *sub, tables, counts).unwrap();
+        let t = Table::open(&work, rules, *sub).unwrap();
+        assert_eq!(t.header.encoding, CODED);
+        assert!(t.read_rule(&game[sub]).unwrap() == *cells, "{sub}");
         // and the earlier layouts, with their own win/draw/loss or with
         // uncoded distances, read the same
         let old = dir.path().join("old.mdb");
