@@ -1,43 +1,92 @@
-//! Writes the work files (docs/FORMAT.md) of the movement tables of a database
-//! that store no plies, as the movement phase of a whole `generate` run leaves
-//! them for the placement phase: so that `generate` on a directory holding only
-//! the movement files times the placement phase as it runs in a whole run,
-//! without deriving those plies first.
+//! Writes the work files (docs/FORMAT.md) of the tables of a database that
+//! store neither plies nor distances, as a whole `generate` run leaves them for
+//! the units whose moves lead into those tables: the plies of the game's
+//! movement tables that store none, and the distances of the rule tables that
+//! store counts only (of every move limit in the database). So that
+//! `generate` on a directory holding only the movement files times the
+//! placement phase as it runs in a whole run, and so that `verify`, each time
+//! it is started again, reads what it would otherwise derive again.
 //!
 //! ```text
-//! cargo run --release --example work_files -- DB
+//! cargo run --release --example work_files -- DB [game|rule|both]
 //! ```
 //!
-//! Prints each file written, with the seconds its plies took to derive.
+//! A work file already there and valid is kept. Prints each file written, with
+//! the seconds its entries took to derive.
 
-use millbase::db::{DbDir, stores_plies};
+use millbase::db::{DbDir, rule_encoding_for, stores_plies};
 use millbase::index::Indexer;
 use millbase::solver::Known;
+use millbase::storage::Encoding;
 use std::path::Path;
 use std::time::Instant;
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let db = DbDir::open(Path::new(args.get(1).expect("usage: work_files DB")))
-        .expect("open the database");
+    let usage = "usage: work_files DB [game|rule|both]";
+    let db = DbDir::open(Path::new(args.get(1).expect(usage))).expect("open the database");
+    let what = args.get(2).map_or("both", String::as_str);
+    assert!(["game", "rule", "both"].contains(&what), "{usage}");
     let ix = Indexer::new();
-    for sub in db.present() {
-        if stores_plies(sub) {
-            continue;
+    let present = db.present();
+    if what != "rule" {
+        for &sub in present
+            .iter()
+            .filter(|s| s.is_movement() && !stores_plies(**s))
+        {
+            let counts = db.open_table(sub).expect("the table").header.counts;
+            if db
+                .open_work_table(sub)
+                .is_ok_and(|w| w.header.counts == counts)
+            {
+                continue;
+            }
+            let start = Instant::now();
+            let mut known = Known::new();
+            db.load_known(&ix, &[sub], &mut known)
+                .expect("derive the plies from the children");
+            let cells = known.take(sub).expect("the table just loaded");
+            let bytes = db
+                .write_work_table(sub, &cells, counts)
+                .expect("write the work file");
+            println!(
+                "{}: {bytes} bytes, {:.1} s",
+                db.work_path(sub).display(),
+                start.elapsed().as_secs_f64()
+            );
         }
-        let start = Instant::now();
-        let mut known = Known::new();
-        db.load_known(&ix, &[sub], &mut known)
-            .expect("derive the plies from the children");
-        let cells = known.take(sub).expect("the table just loaded");
-        let counts = db.open_table(sub).expect("the table").header.counts;
-        let bytes = db
-            .write_work_table(sub, &cells, counts)
-            .expect("write the work file");
-        println!(
-            "{}: {bytes} bytes, {:.1} s",
-            db.work_path(sub).display(),
-            start.elapsed().as_secs_f64()
-        );
+    }
+    if what == "game" {
+        return;
+    }
+    for limit in db.move_limits() {
+        for &sub in &present {
+            if rule_encoding_for(sub) != Encoding::CountsOnly {
+                continue;
+            }
+            let Ok(table) = db.open_rule_table(limit, sub) else {
+                continue;
+            };
+            let counts = table.header.counts;
+            if db
+                .open_rule_work_table(limit, sub)
+                .is_ok_and(|w| w.header.counts == counts)
+            {
+                continue;
+            }
+            let start = Instant::now();
+            let cells = db
+                .read_rule_table(&ix, limit, sub)
+                .expect("derive the distances from the children");
+            let game = db.read_outcomes(sub).expect("the game's outcomes");
+            let bytes = db
+                .write_rule_work_table(limit, sub, &cells, &game, counts)
+                .expect("write the work file");
+            println!(
+                "{}: {bytes} bytes, {:.1} s",
+                db.rule_work_path(limit, sub).display(),
+                start.elapsed().as_secs_f64()
+            );
+        }
     }
 }

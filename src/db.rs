@@ -349,6 +349,16 @@ impl DbDir {
             .join(file_name(sub))
     }
 
+    /// Opens the work file of the rule table of `sub` for `move_limit` and
+    /// checks its header.
+    pub fn open_rule_work_table(
+        &self,
+        move_limit: u16,
+        sub: Subspace,
+    ) -> Result<Table, StorageError> {
+        self.open_rule_file(&self.rule_work_path(move_limit, sub), sub)
+    }
+
     /// Writes the work file of the rule table of `sub` (every distance)
     /// atomically, compressed for speed rather than size (it lives only
     /// during `generate`); returns the bytes written.
@@ -421,7 +431,7 @@ impl DbDir {
         if table.header.encoding != Encoding::CountsOnly {
             return Ok(table.read_rule(&game)?);
         }
-        if let Ok(work) = self.open_rule_file(&self.rule_work_path(move_limit, sub), sub)
+        if let Ok(work) = self.open_rule_work_table(move_limit, sub)
             && work.header.counts == table.header.counts
             && let Ok(cells) = work.read_rule(&game)
         {
