@@ -11,11 +11,12 @@
 //! cargo run --release --example work_files -- DB [game|rule|both]
 //! ```
 //!
-//! A work file already there and valid is kept. Prints each file written, with
+//! Only tables that the moves of another table lead into get one (those are
+//! the ones loaded as children). A work file already there and valid is kept. Prints each file written, with
 //! the seconds its entries took to derive.
 
 use millbase::db::{DbDir, rule_encoding_for, stores_plies};
-use millbase::index::Indexer;
+use millbase::index::{Indexer, Subspace};
 use millbase::solver::Known;
 use millbase::storage::Encoding;
 use std::path::Path;
@@ -28,7 +29,14 @@ fn main() {
     let what = args.get(2).map_or("both", String::as_str);
     assert!(["game", "rule", "both"].contains(&what), "{usage}");
     let ix = Indexer::new();
-    let present = db.present();
+    // only the tables that moves of another lead into: a work file serves
+    // the loading of a table's children
+    let present: Vec<Subspace> = db.present();
+    let children: Vec<Subspace> = present.iter().flat_map(|s| s.successors()).collect();
+    let present: Vec<Subspace> = present
+        .into_iter()
+        .filter(|s| children.contains(s))
+        .collect();
     if what != "rule" {
         for &sub in present
             .iter()
