@@ -139,7 +139,7 @@ pub fn derive_plies(
                     continue;
                 }
                 let i = (orbit * block + j) as Index;
-                let (m, o, _) = ix.slot(sub, i);
+                let (m, o) = ix.sets(sub, i);
                 let v = value_from_known(ix, rules, known, &sub.position(m, o), scratch)?;
                 if !c.agrees_with(v) {
                     return Err(SolveError::Inconsistent(sub, i));
@@ -177,7 +177,7 @@ pub fn derive_distances(
                     continue;
                 }
                 let i = (orbit * block + j) as Index;
-                let (m, o, _) = ix.slot(sub, i);
+                let (m, o) = ix.sets(sub, i);
                 let pos = sub.position(m, o);
                 let v = distance_from_known(ix, rules, known, &pos, limit, scratch)?;
                 if !counter::fits_game(v, code) {

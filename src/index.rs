@@ -70,9 +70,16 @@ fn colex_rank_by_points(set: Bits) -> u32 {
 }
 
 /// The `k`-element set of colex rank `r`.
-pub fn colex_unrank(mut r: u32, k: usize) -> Bits {
+pub fn colex_unrank(r: u32, k: usize) -> Bits {
+    colex_unrank_below(r, k, POINTS)
+}
+
+/// [`colex_unrank`] of a rank below `C(n, k)`: the set's points are below
+/// `n`, so the search for each starts there.
+#[inline]
+fn colex_unrank_below(mut r: u32, k: usize, n: usize) -> Bits {
     let mut set = 0;
-    let mut p = POINTS;
+    let mut p = n;
     for i in (1..=k).rev() {
         p -= 1;
         while BINOM[p][i] > r {
@@ -725,15 +732,30 @@ impl Indexer {
     /// they are canonical (the least of their symmetric images). `i` must be below
     /// `index_size(sub)`.
     pub fn slot(&self, sub: Subspace, i: Index) -> (Bits, Bits, bool) {
+        let (orbit, mover, opp) = self.decode(sub, i);
+        let t = self.table(sub.mover);
+        (mover, opp, self.canonical_in_orbit(t, orbit, opp))
+    }
+
+    /// The `(mover, opponent)` sets of slot `i` of `sub` ([`Indexer::slot`]
+    /// without the check whether they are canonical): for slots known to
+    /// hold a position.
+    #[inline]
+    pub fn sets(&self, sub: Subspace, i: Index) -> (Bits, Bits) {
+        let (_, mover, opp) = self.decode(sub, i);
+        (mover, opp)
+    }
+
+    /// The mover's orbit and the sets of slot `i` of `sub`.
+    #[inline]
+    fn decode(&self, sub: Subspace, i: Index) -> (usize, Bits, Bits) {
         let t = self.table(sub.mover);
         let block = Self::block_size(sub);
         let orbit = (i / block) as usize;
         let mover = t.reps[orbit];
-        let opp = unsqueeze(
-            colex_unrank((i % block) as u32, sub.opponent as usize),
-            mover,
-        );
-        (mover, opp, self.canonical_in_orbit(t, orbit, opp))
+        let free = POINTS - sub.mover as usize;
+        let squeezed = colex_unrank_below((i % block) as u32, sub.opponent as usize, free);
+        (orbit, mover, unsqueeze(squeezed, mover))
     }
 
     fn canonical_in_orbit(&self, t: &SetTable, orbit: usize, opp: Bits) -> bool {

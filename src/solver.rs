@@ -660,7 +660,7 @@ impl Pair<'_> {
         }
         match c.open_count() {
             Some(1) => {
-                let (rm, ro, _) = self.ix.slot(self.subs[k], r);
+                let (rm, ro) = self.ix.sets(self.subs[k], r);
                 match self.resolve_all_won(k, rm, ro, n, scratch) {
                     Ok(val) => {
                         self.note_decided(k, r, val);
@@ -743,7 +743,7 @@ impl Pair<'_> {
                                     continue;
                                 }
                                 let i = (chunk * CHUNK + j) as Index;
-                                let (m, o, _) = self.ix.slot(sub, i);
+                                let (m, o) = self.ix.sets(sub, i);
                                 let lost = matches!(c.value(), Some(Value::Loss(_)));
                                 self.predecessors(m, o, &mut scratch.indices);
                                 for &r in &scratch.indices {
@@ -898,7 +898,7 @@ pub fn count_values(ix: &Indexer, sub: Subspace, cells: &[Cell]) -> Counts {
                     let images = if free {
                         16
                     } else {
-                        let (m, o, _) = ix.slot(sub, (orbit * block + j) as Index);
+                        let (m, o) = ix.sets(sub, (orbit * block + j) as Index);
                         ix.images(m, o)
                     };
                     c.add(v, images);
