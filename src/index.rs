@@ -492,6 +492,16 @@ pub struct MoverContext<'a> {
     _indexer: std::marker::PhantomData<&'a Indexer>,
 }
 
+impl MoverContext<'_> {
+    /// Whether no symmetry but the identity maps the mover set to itself.
+    /// Then positions with this mover set and different opponent sets lie in
+    /// different classes, so their ranks differ.
+    #[inline]
+    pub fn is_asymmetric(&self) -> bool {
+        self.stabiliser == 1
+    }
+}
+
 /// The mover contexts of the mover sets ranked last: the children of one
 /// position share their mover set (the parent's opponent set, less a stone a
 /// mill removed), so ranking them through this cache computes few contexts.

@@ -558,8 +558,12 @@ impl Pair<'_> {
             let from = m.from.map_or(0, |f| 1 << f);
             kids.push(Indexer::rank_with(&ctx, (mover & !from) | (1 << m.to)));
         }
-        kids.sort_unstable();
-        kids.dedup();
+        if !ctx.is_asymmetric() {
+            // two moves lead to one class only through a symmetry that maps
+            // the children's mover set to itself
+            kids.sort_unstable();
+            kids.dedup();
+        }
         if kids.is_empty() {
             let v = Value::from_children(values.iter().copied())
                 .ok_or(SolveError::PliesOverflow(self.subs[k]))?;
@@ -619,7 +623,11 @@ impl Pair<'_> {
     /// The distinct indices of the predecessors of position `(mover, opponent)`,
     /// into `preds`: positions of the colour-swapped subspace from which the
     /// opponent (to move there) moved a stone x -> y without closing a mill.
-    fn predecessors(&self, mover: Bits, opponent: Bits, preds: &mut Vec<Index>) {
+    /// `asymmetric`: whether only the identity maps `mover` to itself; then
+    /// no two of them share a class (a symmetry mapping one onto another
+    /// would map `mover`, their common opponent set, to itself), and they
+    /// need no sorting out.
+    fn predecessors(&self, mover: Bits, opponent: Bits, asymmetric: bool, preds: &mut Vec<Index>) {
         let empty = ALL & !(mover | opponent);
         let fly = self.rules.flying && opponent.count_ones() == 3;
         preds.clear();
@@ -633,8 +641,10 @@ impl Pair<'_> {
                 preds.push(self.ix.rank(base | (1 << x), mover));
             }
         }
-        preds.sort_unstable();
-        preds.dedup();
+        if !asymmetric {
+            preds.sort_unstable();
+            preds.dedup();
+        }
     }
 
     /// Applies to position `r` of table `k` the news that one of its children
@@ -707,6 +717,7 @@ impl Pair<'_> {
             let shift = bucket_shift(self.cells[into].len());
             let buckets = (self.cells[into].len() >> shift) + 1;
             let chunks = self.agendas[k].chunks(n);
+            let block = Indexer::block_size(sub);
             // positions decided at n per chunk, to size the batches
             let decided: Vec<usize> = chunks
                 .par_iter()
@@ -744,8 +755,10 @@ impl Pair<'_> {
                                 }
                                 let i = (chunk * CHUNK + j) as Index;
                                 let (m, o) = self.ix.sets(sub, i);
+                                let orbit = (i / block) as usize;
+                                let asymmetric = self.ix.stabiliser(sub.mover, orbit) == 1;
                                 let lost = matches!(c.value(), Some(Value::Loss(_)));
-                                self.predecessors(m, o, &mut scratch.indices);
+                                self.predecessors(m, o, asymmetric, &mut scratch.indices);
                                 for &r in &scratch.indices {
                                     out.push(shift, r, lost);
                                 }
