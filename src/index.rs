@@ -91,12 +91,13 @@ fn colex_unrank_below(mut r: u32, k: usize, n: usize) -> Bits {
     set
 }
 
-/// The next larger set with the same number of elements (Gosper's hack).
+/// The next larger set with the same number of elements (Gosper's hack;
+/// the division by the lowest point's bit is a shift).
 #[inline(always)]
 pub fn next_same_size(set: Bits) -> Bits {
     let c = set & set.wrapping_neg();
     let r = set + c;
-    (((r ^ set) >> 2) / c) | r
+    ((r ^ set) >> (2 + c.trailing_zeros())) | r
 }
 
 /// Colex rank of `set` with the points of `taken` squeezed out.
@@ -771,6 +772,40 @@ impl Indexer {
     fn canonical_in_orbit(&self, t: &SetTable, orbit: usize, opp: Bits) -> bool {
         let stab = t.stabilisers[orbit];
         stab == 1 || points(stab as Bits).all(|s| transform(s, opp) >= opp)
+    }
+
+    /// Calls `f(index, mover, opponent)` for the slots of `range` in `sub`
+    /// for which `want(index)` holds, in index order: the slots' sets follow
+    /// one from the other, so that where many slots of a range are wanted
+    /// this costs less than [`Indexer::sets`] for each.
+    pub fn for_each_slot_where(
+        &self,
+        sub: Subspace,
+        range: std::ops::Range<Index>,
+        mut want: impl FnMut(Index) -> bool,
+        mut f: impl FnMut(Index, Bits, Bits),
+    ) {
+        if range.is_empty() {
+            return;
+        }
+        let t = self.table(sub.mover);
+        let block = Self::block_size(sub);
+        let (k, free) = (sub.opponent as usize, POINTS - sub.mover as usize);
+        let mut orbit = (range.start / block) as usize;
+        let mut r = range.start % block;
+        let mut squeezed = colex_unrank_below(r as u32, k, free);
+        for i in range {
+            if want(i) {
+                let mover = t.reps[orbit];
+                f(i, mover, unsqueeze(squeezed, mover));
+            }
+            r += 1;
+            if r == block {
+                (r, orbit, squeezed) = (0, orbit + 1, (1 << k) - 1);
+            } else if k > 0 {
+                squeezed = next_same_size(squeezed);
+            }
+        }
     }
 
     /// Calls `f(index, mover, opponent)` for every canonical position of orbit

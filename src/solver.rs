@@ -410,6 +410,10 @@ struct Scratch {
 /// won children never run it out, and no need to count them.
 const UNCOUNTED: u16 = MAX_PLIES;
 
+/// Positions decided at a level from which a chunk's slots are decoded one
+/// from the other ([`Indexer::for_each_slot_where`]) rather than each alone.
+const DENSE_CHUNK: usize = 16;
+
 /// Most predecessor updates gathered before they are applied (4 bytes each).
 const BATCH_UPDATES: usize = 1 << 25;
 
@@ -741,26 +745,32 @@ impl Pair<'_> {
                     take += 1;
                 }
                 let (now, later) = rest.split_at(take);
-                rest = later;
-                counts = &counts[take..];
-                let parts: Vec<Updates> = now
-                    .par_iter()
+                let (now_counts, later_counts) = counts.split_at(take);
+                (rest, counts) = (later, later_counts);
+                let parts: Vec<Updates> = (now.par_iter().zip(now_counts))
                     .fold(
                         || (Scratch::default(), Updates::new(buckets)),
-                        |(mut scratch, mut out), &chunk| {
-                            for (j, c) in chunk_of(chunk).iter().enumerate() {
-                                let c = Cell(c.load(Relaxed));
-                                if !c.decided_at(n) {
-                                    continue;
-                                }
-                                let i = (chunk * CHUNK + j) as Index;
-                                let (m, o) = self.ix.sets(sub, i);
+                        |(mut scratch, mut out), (&chunk, &decided)| {
+                            let cells = chunk_of(chunk);
+                            let start = (chunk * CHUNK) as Index;
+                            let cell = |i: Index| Cell(cells[(i - start) as usize].load(Relaxed));
+                            let mut tell = |i: Index, m: Bits, o: Bits| {
                                 let orbit = (i / block) as usize;
                                 let asymmetric = self.ix.stabiliser(sub.mover, orbit) == 1;
-                                let lost = matches!(c.value(), Some(Value::Loss(_)));
+                                let lost = matches!(cell(i).value(), Some(Value::Loss(_)));
                                 self.predecessors(m, o, asymmetric, &mut scratch.indices);
                                 for &r in &scratch.indices {
                                     out.push(shift, r, lost);
+                                }
+                            };
+                            let range = start..start + cells.len() as Index;
+                            if decided >= DENSE_CHUNK {
+                                let decided_now = |i| cell(i).decided_at(n);
+                                self.ix.for_each_slot_where(sub, range, decided_now, tell);
+                            } else {
+                                for i in range.filter(|&i| cell(i).decided_at(n)) {
+                                    let (m, o) = self.ix.sets(sub, i);
+                                    tell(i, m, o);
                                 }
                             }
                             (scratch, out)

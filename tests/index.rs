@@ -149,6 +149,66 @@ fn exhaustive_placement_subspaces() {
     }
 }
 
+/// `for_each_slot_where` walks any stretch of slots, across the mover's
+/// orbits, giving each wanted slot the sets `slot` decodes it to, and no
+/// other slot.
+#[test]
+fn slot_walk_decodes_as_slot() {
+    let ix = Indexer::new();
+    let sector = |w, b, hand| Subspace {
+        mover: w,
+        opponent: b,
+        mover_hand: hand,
+        opponent_hand: hand,
+    };
+    let small = [
+        Subspace::movement(3, 3),
+        Subspace::movement(5, 4),
+        sector(0, 0, 9),
+        sector(1, 0, 8),
+        sector(2, 6, 3),
+    ];
+    let mut x = 0x9e37_79b9_7f4a_7c15u64;
+    for sub in small.into_iter().chain([Subspace::movement(7, 6)]) {
+        let size = ix.index_size(sub);
+        // stretches of 1 to 300 slots: all of a small subspace, 300 random ones of a large one
+        let stretches: Vec<(u64, u64)> = if size < 1 << 22 {
+            let mut v = vec![];
+            let mut start = 0;
+            while start < size {
+                let end = (start + 1 + start % 300).min(size);
+                v.push((start, end));
+                start = end;
+            }
+            v
+        } else {
+            (0..300)
+                .map(|_| {
+                    x ^= x << 13;
+                    x ^= x >> 7;
+                    x ^= x << 17;
+                    let start = x % size;
+                    (start, (start + 1 + x % 300).min(size))
+                })
+                .collect()
+        };
+        for (start, end) in stretches {
+            let want = |i: u64| !(i * 7 + start).is_multiple_of(3);
+            let mut got = vec![];
+            ix.for_each_slot_where(sub, start..end, want, |i, m, o| got.push((i, m, o)));
+            let expected: Vec<(u64, Bits, Bits)> = (start..end)
+                .filter(|&i| want(i))
+                .map(|i| {
+                    let (m, o, _) = ix.slot(sub, i);
+                    assert_eq!(ix.sets(sub, i), (m, o));
+                    (i, m, o)
+                })
+                .collect();
+            assert_eq!(got, expected, "{sub}, slots {start}..{end}");
+        }
+    }
+}
+
 #[test]
 fn randomized_large_subspaces_every_symmetry() {
     let ix = Indexer::new();
