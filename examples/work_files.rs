@@ -12,8 +12,8 @@
 //! ```
 //!
 //! Only tables that the moves of another table lead into get one (those are
-//! the ones loaded as children). A work file already there and valid is kept. Prints each file written, with
-//! the seconds its entries took to derive.
+//! the ones loaded as children). A work file already there and valid is kept.
+//! Prints each file written, with the seconds its entries took to derive.
 
 use millbase::db::{DbDir, rule_encoding_for, stores_plies};
 use millbase::index::{Indexer, Subspace};
@@ -21,6 +21,22 @@ use millbase::solver::Known;
 use millbase::storage::Encoding;
 use std::path::Path;
 use std::time::Instant;
+
+/// Unless `valid` (a valid work file is at `path`), runs `write`, which
+/// derives the entries and writes them to `path`, returning its bytes; prints
+/// the file with the seconds it took.
+fn write_unless_valid(path: &Path, valid: bool, write: impl FnOnce() -> u64) {
+    if valid {
+        return;
+    }
+    let start = Instant::now();
+    let bytes = write();
+    println!(
+        "{}: {bytes} bytes, {:.1} s",
+        path.display(),
+        start.elapsed().as_secs_f64()
+    );
+}
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
@@ -43,25 +59,15 @@ fn main() {
             .filter(|s| s.is_movement() && !stores_plies(**s))
         {
             let counts = db.open_table(sub).expect("the table").header.counts;
-            if db
-                .open_work_table(sub)
-                .is_ok_and(|w| w.header.counts == counts)
-            {
-                continue;
-            }
-            let start = Instant::now();
-            let mut known = Known::new();
-            db.load_known(&ix, &[sub], &mut known)
-                .expect("derive the plies from the children");
-            let cells = known.take(sub).expect("the table just loaded");
-            let bytes = db
-                .write_work_table(sub, &cells, counts)
-                .expect("write the work file");
-            println!(
-                "{}: {bytes} bytes, {:.1} s",
-                db.work_path(sub).display(),
-                start.elapsed().as_secs_f64()
-            );
+            let valid = (db.open_work_table(sub)).is_ok_and(|w| w.header.counts == counts);
+            write_unless_valid(&db.work_path(sub), valid, || {
+                let mut known = Known::new();
+                db.load_known(&ix, &[sub], &mut known)
+                    .expect("derive the plies from the children");
+                let cells = known.take(sub).expect("the table just loaded");
+                db.write_work_table(sub, &cells, counts)
+                    .expect("write the work file")
+            });
         }
     }
     if what == "game" {
@@ -76,25 +82,16 @@ fn main() {
                 continue;
             };
             let counts = table.header.counts;
-            if db
-                .open_rule_work_table(limit, sub)
-                .is_ok_and(|w| w.header.counts == counts)
-            {
-                continue;
-            }
-            let start = Instant::now();
-            let cells = db
-                .read_rule_table(&ix, limit, sub)
-                .expect("derive the distances from the children");
-            let game = db.read_outcomes(sub).expect("the game's outcomes");
-            let bytes = db
-                .write_rule_work_table(limit, sub, &cells, &game, counts)
-                .expect("write the work file");
-            println!(
-                "{}: {bytes} bytes, {:.1} s",
-                db.rule_work_path(limit, sub).display(),
-                start.elapsed().as_secs_f64()
-            );
+            let valid =
+                (db.open_rule_work_table(limit, sub)).is_ok_and(|w| w.header.counts == counts);
+            write_unless_valid(&db.rule_work_path(limit, sub), valid, || {
+                let cells = db
+                    .read_rule_table(&ix, limit, sub)
+                    .expect("derive the distances from the children");
+                let game = db.read_outcomes(sub).expect("the game's outcomes");
+                db.write_rule_work_table(limit, sub, &cells, &game, counts)
+                    .expect("write the work file")
+            });
         }
     }
 }

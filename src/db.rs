@@ -372,7 +372,7 @@ impl DbDir {
     ) -> Result<u64, StorageError> {
         let dir = self.rule_dir(move_limit).join(WORK_DIR);
         std::fs::create_dir_all(&dir).map_err(io_err(&dir))?;
-        let path = dir.join(file_name(sub));
+        let path = self.rule_work_path(move_limit, sub);
         storage::write_rule_work_table(&path, self.rules, sub, (cells, game), counts)
     }
 
