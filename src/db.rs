@@ -370,9 +370,8 @@ impl DbDir {
         game: &[Cell],
         counts: Counts,
     ) -> Result<u64, StorageError> {
-        let dir = self.rule_dir(move_limit).join(WORK_DIR);
-        std::fs::create_dir_all(&dir).map_err(io_err(&dir))?;
         let path = self.rule_work_path(move_limit, sub);
+        create_parent(&path)?;
         storage::write_rule_work_table(&path, self.rules, sub, (cells, game), counts)
     }
 
@@ -521,9 +520,8 @@ impl DbDir {
         cells: &[Cell],
         counts: Counts,
     ) -> Result<u64, StorageError> {
-        let work = self.path.join(WORK_DIR);
-        std::fs::create_dir_all(&work).map_err(io_err(&work))?;
         let path = self.work_path(sub);
+        create_parent(&path)?;
         storage::write_table(&path, self.rules, sub, cells, counts, Encoding::WdlPlies)
     }
 
@@ -609,6 +607,15 @@ impl DbDir {
             table.read_all()?,
             &children,
         )?)
+    }
+}
+
+/// Creates the directory a file at `path` goes into (a work directory),
+/// if it is not there.
+fn create_parent(path: &Path) -> Result<(), StorageError> {
+    match path.parent() {
+        Some(dir) => std::fs::create_dir_all(dir).map_err(io_err(dir)),
+        None => Ok(()),
     }
 }
 

@@ -41,14 +41,17 @@ fn check_exhaustive(ix: &Indexer, sub: Subspace) -> u64 {
         .sum()
 }
 
+/// The next number of the xorshift sequence in `x`.
+fn xorshift(x: &mut u64) -> u64 {
+    *x ^= *x << 13;
+    *x ^= *x >> 7;
+    *x ^= *x << 17;
+    *x
+}
+
 /// Random position with `w` mover and `b` opponent stones.
 fn random_position(x: &mut u64, w: u32, b: u32) -> (Bits, Bits) {
-    let mut next = || {
-        *x ^= *x << 13;
-        *x ^= *x >> 7;
-        *x ^= *x << 17;
-        (*x % POINTS as u64) as u32
-    };
+    let mut next = || (xorshift(x) % POINTS as u64) as u32;
     let (mut m, mut o) = (0u32, 0u32);
     while m.count_ones() < w {
         m |= 1 << next();
@@ -184,9 +187,7 @@ fn slot_walk_decodes_as_slot() {
         } else {
             (0..300)
                 .map(|_| {
-                    x ^= x << 13;
-                    x ^= x >> 7;
-                    x ^= x << 17;
+                    let x = xorshift(&mut x);
                     let start = x % size;
                     (start, (start + 1 + x % 300).min(size))
                 })
