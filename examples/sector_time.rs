@@ -1,25 +1,28 @@
-//! Times the solve of one placement sector of a database, apart from loading
-//! its children, and checks the result against the sector's file.
+//! Times the solve of one placement sector of a database, the game's or the
+//! no-removal rule's, apart from loading the tables it reads, and checks the
+//! result against the sector's file.
 //!
 //! ```text
-//! cargo run --release --example sector_time -- DB SECTOR [REPEATS]
+//! cargo run --release --example sector_time -- DB SECTOR [REPEATS] [game|rule]
 //! ```
 //!
 //! DB must hold the sector (for example `6-6/2-2`) and the tables its moves lead
-//! into. Prints the loading time of the children, then per repeat the solve's
-//! wall time and the entries that differ from the file (win/draw/loss, and plies
-//! where the file stores them); exits 1 if any differ.
+//! into; for `rule`, their tables of the no-removal rule for the database's
+//! move limit too. Prints the loading time, then per repeat the solve's wall
+//! time and how it compares with the file: the game's entries that differ
+//! (win/draw/loss, and plies where the file stores them), or whether the rule
+//! table's counts equal the file's. Exits 1 if any differ.
 
 use millbase::db::DbDir;
 use millbase::index::{Indexer, Subspace};
-use millbase::placement::solve_sector;
-use millbase::solver::{Known, NoProgress};
+use millbase::placement::solve_sector_layer;
+use millbase::solver::{Known, Layer, NoProgress};
 use std::path::Path;
 use std::time::Instant;
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let usage = "usage: sector_time DB SECTOR [REPEATS]";
+    let usage = "usage: sector_time DB SECTOR [REPEATS] [game|rule]";
     let db = DbDir::open(Path::new(args.get(1).expect(usage))).expect("open the database");
     let sub: Subspace = args
         .get(2)
@@ -27,34 +30,60 @@ fn main() {
         .parse()
         .expect("a sector such as 6-6/2-2");
     let repeats: usize = args.get(3).map_or(1, |s| s.parse().expect(usage));
+    let rule = match args.get(4).map_or("game", String::as_str) {
+        "game" => None,
+        "rule" => Some(
+            *db.move_limits()
+                .first()
+                .expect("the database holds no rule tables"),
+        ),
+        _ => panic!("{usage}"),
+    };
     let ix = Indexer::new();
-    let mut known = Known::new();
+    let (mut children, mut game) = (Known::new(), Known::new());
     let start = Instant::now();
-    db.load_known(&ix, &sub.successors(), &mut known)
-        .expect("load the sector's children");
-    println!(
-        "{sub}: children loaded in {:.1} s",
-        start.elapsed().as_secs_f64()
-    );
     let stored = db
         .open_table(sub)
         .and_then(|t| t.read_all())
         .expect("read the sector's file");
+    match rule {
+        None => db.load_known(&ix, &sub.successors(), &mut children),
+        Some(limit) => db.load_rule_tables(&ix, limit, &sub.successors(), &mut children),
+    }
+    .expect("load the tables the sector's moves lead into");
+    println!(
+        "{sub}: tables loaded in {:.1} s",
+        start.elapsed().as_secs_f64()
+    );
+    let layer = match rule {
+        None => Layer::game(&children),
+        Some(limit) => {
+            game.insert(sub, stored.clone());
+            Layer::rule(limit, &children, Some(&game))
+        }
+    };
     let mut differ = 0;
     for _ in 0..repeats {
         let start = Instant::now();
-        let solved = solve_sector(&ix, sub, &known, &NoProgress).expect("solve");
+        let solved = solve_sector_layer(&ix, sub, layer, &NoProgress).expect("solve");
         let seconds = start.elapsed().as_secs_f64();
-        let bad = solved
-            .cells
-            .iter()
-            .zip(&stored)
-            .filter(|(a, b)| a.wdl_code() != b.wdl_code() || (!b.lacks_plies() && a != b))
-            .count();
+        let bad = match rule {
+            None => solved
+                .cells
+                .iter()
+                .zip(&stored)
+                .filter(|(a, b)| a.wdl_code() != b.wdl_code() || (!b.lacks_plies() && a != b))
+                .count(),
+            Some(limit) => {
+                let file = db.open_rule_table(limit, sub).expect("open the rule file");
+                usize::from(file.header.counts != solved.counts)
+            }
+        };
         println!(
-            "{sub}: solved in {seconds:.2} s ({} classes, {:.2} M/s); {bad} entries differ from the file",
+            "{sub}: solved in {seconds:.2} s ({} classes, {:.2} M/s); {bad} {} differ from the file",
             solved.counts.classes,
-            solved.counts.classes as f64 / seconds / 1e6
+            solved.counts.classes as f64 / seconds / 1e6,
+            if rule.is_some() { "counts" } else { "entries" }
         );
         differ += bad;
     }

@@ -96,7 +96,12 @@ pub fn solve_sector_layer(
 ) -> Result<Solved, SolveError> {
     assert!(!sub.is_movement(), "{sub} is a movement subspace");
     let children = ChildTables::new(sub, layer)?;
-    let cells = Cell::unused_atomic(ix.index_size(sub));
+    // the game's draws are the rule's: they are in place from the start, and
+    // only the other positions' values are stored as they are solved
+    let cells = match children.seed {
+        Some(seed) => Cell::draws_atomic(seed),
+        None => Cell::unused_atomic(ix.index_size(sub)),
+    };
     (0..ix.orbits(sub.opponent))
         .into_par_iter()
         .try_for_each_init(
@@ -127,21 +132,22 @@ pub fn solve_sector_layer(
                 for (k, &(i, mover)) in group.iter().enumerate() {
                     // the game's entries of the group lie far apart, like its
                     // slots: each is requested a few positions ahead
-                    let draw = children.seed.is_some_and(|seed| {
+                    let game = children.seed.map(|seed| {
                         if let Some(&(ahead, _)) = group.get(k + PREFETCH_AHEAD) {
                             prefetch(&seed[ahead]);
                         }
-                        seed[i] == Cell::DRAW
+                        seed[i]
                     });
-                    let v = if draw {
-                        Value::Draw
-                    } else {
-                        let ranks = Ranks {
-                            plain: plain.of(mover),
-                            removals: &removals,
-                        };
-                        value(&children, sub, (mover, opponent), &ranks, &mut scratch)?
+                    if game == Some(Cell::DRAW) {
+                        continue;
+                    }
+                    let ranks = Ranks {
+                        plain: plain.of(mover),
+                        removals: &removals,
                     };
+                    let game_wins = game.is_some_and(|c| c.wdl_code() == 2);
+                    let pos = (mover, opponent);
+                    let v = value(&children, sub, pos, game_wins, &ranks, &mut scratch)?;
                     results.push((i, Cell::from_value(v).0));
                 }
                 store_scattered(&cells, results);
@@ -189,10 +195,18 @@ struct Scratch<'s, 'r, 't> {
 /// The value, in the layer of `t`, of the position `(mover, opponent)` of
 /// sector `sub`, from its children, ranked by `ranks`: every child is located
 /// first, then all are read.
+///
+/// A placement that closes a mill wins at once when the opponent is left
+/// with 2 stones. Under the no-removal rule a removal starts the counter
+/// again, so one that leaves the opponent lost under the rule wins in 1 ply,
+/// the fastest a position can: where the game says the position wins
+/// (`game_wins`), the removals are read first, and the other children only
+/// if none of them is such a loss.
 fn value<'t, 'r>(
     t: &ChildTables<'t>,
     sub: Subspace,
     (mover, opponent): (Bits, Bits),
+    game_wins: bool,
     ranks: &Ranks<'r, '_, '_>,
     scratch: &mut Scratch<'_, 'r, 't>,
 ) -> Result<Value, SolveError> {
@@ -200,30 +214,36 @@ fn value<'t, 'r>(
     entries.clear();
     scratch.removals.clear();
     let empty = !(mover | opponent) & ALL;
-    for to in points(empty) {
-        let after = mover | (1 << to);
-        if opponent != 0 && in_mill(after, to) {
-            match t.removal {
-                Some(table) => {
-                    if scratch.removals.is_empty() {
-                        scratch
-                            .removals
-                            .extend(ranks.removals.iter().map(|r| r.of(mover)));
-                    }
-                    for r in &scratch.removals {
-                        entries.push((locate(table, r.rank(to))?, true));
-                    }
-                }
-                None => entries.extend(
-                    ranks
-                        .removals
-                        .iter()
-                        .map(|_| (Entry::Known(Value::Loss(0)), true)),
-                ),
+    let (mills, plain) = if opponent == 0 {
+        (0, empty)
+    } else {
+        let mills = points(empty)
+            .filter(|&to| in_mill(mover | (1 << to), to))
+            .fold(0, |m, to| m | (1 << to));
+        (mills, empty & !mills)
+    };
+    if mills != 0 {
+        let Some(table) = t.removal else {
+            // the opponent is left with 2 stones
+            return Ok(t.layer.cut(Value::Win(1)));
+        };
+        scratch
+            .removals
+            .extend(ranks.removals.iter().map(|r| r.of(mover)));
+        for to in points(mills) {
+            for r in &scratch.removals {
+                entries.push((locate(table, r.rank(to))?, true));
             }
-        } else {
-            entries.push((locate(t.plain, ranks.plain.rank(to))?, false));
         }
+        if game_wins
+            && t.layer.removal_keep() == 0
+            && entries.iter().any(|(e, _)| e.cell().wdl_code() == 3)
+        {
+            return Ok(Value::Win(1));
+        }
+    }
+    for to in points(plain) {
+        entries.push((locate(t.plain, ranks.plain.rank(to))?, false));
     }
     let mut best = BestChild::default();
     let keep = t.layer.removal_keep();

@@ -52,6 +52,15 @@ impl Cell {
             .collect()
     }
 
+    /// A table as [`Cell::unused_atomic`] gives it, but holding the draws of
+    /// `table` at their slots.
+    pub fn draws_atomic(table: &[Cell]) -> Vec<AtomicU16> {
+        table
+            .par_iter()
+            .map(|&c| AtomicU16::new(if c == Cell::DRAW { c } else { Cell::UNUSED }.0))
+            .collect()
+    }
+
     /// The cells of a table filled through [`Cell::unused_atomic`].
     pub fn from_atomic(cells: Vec<AtomicU16>) -> Vec<Cell> {
         cells
