@@ -102,6 +102,13 @@ pub fn solve_sector_layer(
         Some(seed) => Cell::draws_atomic(seed),
         None => Cell::unused_atomic(ix.index_size(sub)),
     };
+    // the game's outcomes, 2 bits a slot: read far apart, a table an eighth
+    // of the cells' size
+    let outcomes: Option<Vec<u8>> = children.seed.map(|seed| {
+        seed.par_chunks(4)
+            .map(|c| c.iter().rev().fold(0u8, |b, x| (b << 2) | x.wdl_code()))
+            .collect()
+    });
     (0..ix.orbits(sub.opponent))
         .into_par_iter()
         .try_for_each_init(
@@ -132,20 +139,20 @@ pub fn solve_sector_layer(
                 for (k, &(i, mover)) in group.iter().enumerate() {
                     // the game's entries of the group lie far apart, like its
                     // slots: each is requested a few positions ahead
-                    let game = children.seed.map(|seed| {
+                    let game = outcomes.as_deref().map(|o| {
                         if let Some(&(ahead, _)) = group.get(k + PREFETCH_AHEAD) {
-                            prefetch(&seed[ahead]);
+                            prefetch(&o[ahead / 4]);
                         }
-                        seed[i]
+                        (o[i / 4] >> (2 * (i % 4))) & 3
                     });
-                    if game == Some(Cell::DRAW) {
+                    if game == Some(Cell::DRAW.wdl_code()) {
                         continue;
                     }
                     let ranks = Ranks {
                         plain: plain.of(mover),
                         removals: &removals,
                     };
-                    let game_wins = game.is_some_and(|c| c.wdl_code() == 2);
+                    let game_wins = game == Some(2);
                     let pos = (mover, opponent);
                     let v = value(&children, sub, pos, game_wins, &ranks, &mut scratch)?;
                     results.push((i, Cell::from_value(v).0));
