@@ -16,8 +16,9 @@
 //! ([`OneMore`]): a few table reads each. The lookups stay in cache; the
 //! group's values are written after it, each at its canonical slot, far apart
 //! in the sector's table. A solve of the rule's distances reads the game's
-//! entries of the group's positions (the game's draws are the rule's) from
-//! slots as far apart, so each is requested a few positions ahead. `verify`
+//! outcomes of the group's positions (the game's draws are the rule's) from
+//! slots as far apart, in a copy of 2 bits a slot, each requested a few
+//! positions ahead; the draws are in the rule's table from the start. `verify`
 //! checks the result the plain way, by the engine's move generation.
 
 use crate::geometry::{ALL, Bits, in_mill, points};
@@ -137,8 +138,8 @@ pub fn solve_sector_layer(
                 });
                 results.clear();
                 for (k, &(i, mover)) in group.iter().enumerate() {
-                    // the game's entries of the group lie far apart, like its
-                    // slots: each is requested a few positions ahead
+                    // the game's outcomes of the group lie far apart, like
+                    // its slots: each is requested a few positions ahead
                     let game = outcomes.as_deref().map(|o| {
                         if let Some(&(ahead, _)) = group.get(k + PREFETCH_AHEAD) {
                             prefetch(&o[ahead / 4]);
@@ -152,7 +153,7 @@ pub fn solve_sector_layer(
                         plain: plain.of(mover),
                         removals: &removals,
                     };
-                    let game_wins = game == Some(2);
+                    let game_wins = game == Some(Cell::WON.wdl_code());
                     let pos = (mover, opponent);
                     let v = value(&children, sub, pos, game_wins, &ranks, &mut scratch)?;
                     results.push((i, Cell::from_value(v).0));
@@ -244,7 +245,9 @@ fn value<'t, 'r>(
         }
         if game_wins
             && t.layer.removal_keep() == 0
-            && entries.iter().any(|(e, _)| e.cell().wdl_code() == 3)
+            && entries
+                .iter()
+                .any(|(e, _)| e.cell().wdl_code() == Cell::LOST.wdl_code())
         {
             return Ok(Value::Win(1));
         }
