@@ -27,7 +27,7 @@ use crate::moves::removable;
 use crate::solver::{
     Entry, Known, Layer, PREFETCH_AHEAD, Progress, SolveError, Solved, count_values, prefetch,
 };
-use crate::value::{BestChild, Cell, MAX_PLIES, Value};
+use crate::value::{BestChild, Cell, MAX_PLIES, Value, WDL_PER_WORD, wdl_code_at};
 use rayon::prelude::*;
 use std::sync::atomic::AtomicU16;
 use std::sync::atomic::Ordering::Relaxed;
@@ -105,11 +105,9 @@ pub fn solve_sector_layer(
     };
     // the game's outcomes, 2 bits a slot: read far apart, a table an eighth
     // of the cells' size
-    let outcomes: Option<Vec<u8>> = children.seed.map(|seed| {
-        seed.par_chunks(4)
-            .map(|c| c.iter().rev().fold(0u8, |b, x| (b << 2) | x.wdl_code()))
-            .collect()
-    });
+    let outcomes: Option<Vec<u64>> = children
+        .seed
+        .map(|seed| seed.par_chunks(WDL_PER_WORD).map(Cell::pack_wdl).collect());
     (0..ix.orbits(sub.opponent))
         .into_par_iter()
         .try_for_each_init(
@@ -142,9 +140,9 @@ pub fn solve_sector_layer(
                     // its slots: each is requested a few positions ahead
                     let game = outcomes.as_deref().map(|o| {
                         if let Some(&(ahead, _)) = group.get(k + PREFETCH_AHEAD) {
-                            prefetch(&o[ahead / 4]);
+                            prefetch(&o[ahead / WDL_PER_WORD]);
                         }
-                        (o[i / 4] >> (2 * (i % 4))) & 3
+                        wdl_code_at(o, i as u64)
                     });
                     if game == Some(Cell::DRAW.wdl_code()) {
                         continue;

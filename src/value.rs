@@ -16,6 +16,17 @@ pub enum Value {
     Draw,
 }
 
+/// Cells per word of [`Cell::pack_wdl`].
+pub const WDL_PER_WORD: usize = 32;
+
+/// The win/draw/loss code of entry `i` of a table packed word by word with
+/// [`Cell::pack_wdl`]; 0 (no position) past its end.
+#[inline]
+pub fn wdl_code_at(words: &[u64], i: u64) -> u8 {
+    let word = words.get((i / WDL_PER_WORD as u64) as usize).copied();
+    (word.unwrap_or(0) >> (2 * (i % WDL_PER_WORD as u64)) & 3) as u8
+}
+
 /// Largest plies a cell can hold.
 pub const MAX_PLIES: u16 = (1 << 14) - 1;
 
@@ -59,6 +70,15 @@ impl Cell {
             .par_iter()
             .map(|&c| AtomicU16::new(if c == Cell::DRAW { c } else { Cell::UNUSED }.0))
             .collect()
+    }
+
+    /// The [`Cell::wdl_code`]s of up to [`WDL_PER_WORD`] cells, 2 bits each,
+    /// the first in the lowest bits ([`wdl_code_at`] reads them back).
+    pub fn pack_wdl(cells: &[Cell]) -> u64 {
+        cells
+            .iter()
+            .enumerate()
+            .fold(0, |w, (j, c)| w | u64::from(c.wdl_code()) << (2 * j))
     }
 
     /// The cells of a table filled through [`Cell::unused_atomic`].

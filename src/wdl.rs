@@ -4,7 +4,7 @@
 
 use crate::index::{Index, Subspace};
 use crate::query::{Database, QueryError, no_value};
-use crate::value::Value;
+use crate::value::{Cell, Value, WDL_PER_WORD, wdl_code_at};
 use rustc_hash::FxHashMap;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
@@ -13,8 +13,6 @@ use std::sync::{Arc, Mutex};
 const DRAW: u64 = 1;
 const WIN: u64 = 2;
 const LOSS: u64 = 3;
-/// Entries per 64-bit word.
-const PER_WORD: u64 = 32;
 
 /// The win/draw/loss map of one table.
 pub struct WdlMap {
@@ -26,14 +24,11 @@ impl WdlMap {
     /// Decodes the table of `sub` (every block checked).
     fn load(db: &Database, sub: Subspace) -> Result<WdlMap, QueryError> {
         let table = db.table(sub)?;
+        // blocks hold a multiple of WDL_PER_WORD entries, all but the last
         let blocks = table.map_outcomes(|values| {
             values
-                .chunks(PER_WORD as usize)
-                .map(|c| {
-                    c.iter()
-                        .enumerate()
-                        .fold(0u64, |w, (j, c)| w | (c.wdl_code() as u64) << (2 * j))
-                })
+                .chunks(WDL_PER_WORD)
+                .map(Cell::pack_wdl)
                 .collect::<Vec<u64>>()
         })?;
         Ok(WdlMap {
@@ -44,12 +39,7 @@ impl WdlMap {
 
     /// The value (plies 0) at index `i`.
     pub fn value(&self, i: Index) -> Result<Value, QueryError> {
-        let word = self
-            .words
-            .get((i / PER_WORD) as usize)
-            .copied()
-            .unwrap_or(0);
-        match word >> (2 * (i % PER_WORD)) & 3 {
+        match u64::from(wdl_code_at(&self.words, i)) {
             DRAW => Ok(Value::Draw),
             WIN => Ok(Value::Win(0)),
             LOSS => Ok(Value::Loss(0)),
