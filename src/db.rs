@@ -409,10 +409,7 @@ impl DbDir {
     /// The game's win, draw or loss of every entry of `sub` (wins and losses
     /// may lack their plies): what a rule table decodes along.
     pub fn read_outcomes(&self, sub: Subspace) -> Result<Vec<Cell>, StorageError> {
-        Ok(self
-            .open_table(sub)?
-            .map_outcomes(|cells| cells.to_vec())?
-            .concat())
+        self.open_table(sub)?.read_outcomes()
     }
 
     /// Reads (and checks) the whole rule table of `sub` for `move_limit`.

@@ -335,8 +335,9 @@ impl Work<'_> {
             (None, Some(limit)) => {
                 self.rule.retain(&needed);
                 let start = self.start(rep, members, Some(limit));
+                // the rule needs the game's outcomes only, not its plies
                 for t in game_files.iter().flatten() {
-                    game.insert(t.header.subspace, t.read_all()?);
+                    game.insert(t.header.subspace, t.read_outcomes()?);
                 }
                 db.load_rule_tables(ix, limit, &needed, &mut self.rule)
                     .map_err(|e| needs(rep, e))?;

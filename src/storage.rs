@@ -1149,18 +1149,7 @@ impl Table {
         f: impl Fn(&[Cell]) -> T + Sync,
     ) -> Result<Vec<T>, StorageError> {
         let be = self.header.block_entries as usize;
-        if self.header.encoding == Encoding::CountsOnly {
-            return Err(corrupt(&self.path, self.no_such_block()));
-        }
-        if game.is_some_and(|g| g.len() as u64 != self.header.entries) {
-            return Err(corrupt(
-                &self.path,
-                "has another number of entries than the game's table",
-            ));
-        }
-        // every checksum first (cheap): a damaged block fails the whole read
-        // before anything is decompressed
-        let data = self.checked_blocks()?;
+        let data = self.checked_for_decoding(game)?;
         (0..data.len())
             .into_par_iter()
             .map_init(
@@ -1174,17 +1163,71 @@ impl Table {
             .collect()
     }
 
+    /// The compressed bytes of every block for a decoding along the game's
+    /// table `game` (of the same length) if any, each block's checksum
+    /// checked first: a damaged block fails the whole read before anything
+    /// is decompressed.
+    fn checked_for_decoding(&self, game: Option<&[Cell]>) -> Result<Vec<&[u8]>, StorageError> {
+        if self.header.encoding == Encoding::CountsOnly {
+            return Err(corrupt(&self.path, self.no_such_block()));
+        }
+        if game.is_some_and(|g| g.len() as u64 != self.header.entries) {
+            return Err(corrupt(
+                &self.path,
+                "has another number of entries than the game's table",
+            ));
+        }
+        self.checked_blocks()
+    }
+
+    /// The whole table decoded ([`Table::map_decoded`]'s cells), each block
+    /// written in parallel straight into its place in one table: no table of
+    /// blocks to join, so the memory of a table is claimed once.
+    fn decode_all(
+        &self,
+        outcomes_only: bool,
+        game: Option<&[Cell]>,
+    ) -> Result<Vec<Cell>, StorageError> {
+        let be = self.header.block_entries as usize;
+        let data = self.checked_for_decoding(game)?;
+        let mut all: Vec<Cell> = (0..self.header.entries)
+            .into_par_iter()
+            .map(|_| Cell::UNUSED)
+            .collect();
+        all.par_chunks_mut(be)
+            .zip(data.par_iter())
+            .enumerate()
+            .try_for_each_init(
+                || (zstd::bulk::Decompressor::default(), Vec::new()),
+                |(zd, cells), (b, (place, &bytes))| {
+                    let g = game.map(|g| &g[b * be..b * be + place.len()]);
+                    self.block_with(zd, b, bytes, outcomes_only, g, cells)?;
+                    if cells.len() != place.len() {
+                        let n = cells.len();
+                        let f = format!("block {b} decodes to {n} entries, not {}", place.len());
+                        return Err(corrupt(&self.path, f));
+                    }
+                    place.copy_from_slice(cells);
+                    Ok(())
+                },
+            )?;
+        Ok(all)
+    }
+
     /// Decodes the whole table of the no-removal rule (checking every block),
     /// along the game's table `game` of its subspace.
     pub fn read_rule(&self, game: &[Cell]) -> Result<Vec<Cell>, StorageError> {
-        Ok(self
-            .map_decoded(false, Some(game), |cells| cells.to_vec())?
-            .concat())
+        self.decode_all(false, Some(game))
     }
 
     /// Decodes the whole table into cells (checking every block).
     pub fn read_all(&self) -> Result<Vec<Cell>, StorageError> {
-        Ok(self.map_blocks(|cells| cells.to_vec())?.concat())
+        self.decode_all(false, None)
+    }
+
+    /// [`Table::read_all`] for win, draw or loss only ([`Table::map_outcomes`]).
+    pub fn read_outcomes(&self) -> Result<Vec<Cell>, StorageError> {
+        self.decode_all(true, None)
     }
 
     /// Checks every block's checksum, without decoding (a table that stores

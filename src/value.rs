@@ -83,10 +83,9 @@ impl Cell {
 
     /// The cells of a table filled through [`Cell::unused_atomic`].
     pub fn from_atomic(cells: Vec<AtomicU16>) -> Vec<Cell> {
-        cells
-            .into_par_iter()
-            .map(|c| Cell(c.into_inner()))
-            .collect()
+        // a sequential map of a vector's own items into items of the same
+        // size collects into the same memory: no second table is claimed
+        cells.into_iter().map(|c| Cell(c.into_inner())).collect()
     }
 
     /// The 2-bit win/draw/loss code of `docs/FORMAT.md`: 0 no position (or still
