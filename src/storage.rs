@@ -831,7 +831,10 @@ impl Table {
         let want_blocks = if header.encoding == Encoding::CountsOnly {
             0
         } else {
-            header.entries.div_ceil(header.block_entries as u64)
+            // a block size of 0 is refused below, not divided by
+            header
+                .entries
+                .div_ceil(u64::from(header.block_entries).max(1))
         };
         if header.block_entries == 0
             || header.block_entries % 64 != 0

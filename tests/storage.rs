@@ -91,6 +91,25 @@ fn every_byte_flip_is_detected_in(sub: Subspace) {
     );
 }
 
+/// A header whose block size is 0 (its checksum matching) is an error naming
+/// the file, not a division by zero.
+#[test]
+fn a_block_size_of_zero_is_an_error() {
+    let dir = small_db(Rules::default());
+    let path = dir.path().join(file_name(SECTOR));
+    let mut bytes = std::fs::read(&path).unwrap();
+    assert!(open_and_check(&path, SECTOR).is_ok());
+    // the block size: bytes 24..28 of the header (docs/FORMAT.md)
+    bytes[24..28].copy_from_slice(&0u32.to_le_bytes());
+    // and the header's checksum made to match (bytes 124..128)
+    let crc = crc32fast::hash(&bytes[..124]);
+    bytes[124..128].copy_from_slice(&crc.to_le_bytes());
+    std::fs::write(&path, &bytes).unwrap();
+    let e = open_and_check(&path, SECTOR).unwrap_err().to_string();
+    assert!(e.contains(&file_name(SECTOR)), "{e}");
+    assert!(e.contains("block size"), "{e}");
+}
+
 #[test]
 fn every_byte_flip_is_detected() {
     every_byte_flip_is_detected_in(Subspace::movement(3, 3));
