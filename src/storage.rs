@@ -828,17 +828,15 @@ impl Table {
                 ),
             ));
         }
-        let want_blocks = if header.encoding == Encoding::CountsOnly {
-            0
-        } else {
-            // a block size of 0 is refused below, not divided by
-            header
-                .entries
-                .div_ceil(u64::from(header.block_entries).max(1))
+        // the block count is worked out only once the block size is known
+        // not to be 0
+        let want_blocks = |h: &Header| match h.encoding {
+            Encoding::CountsOnly => 0,
+            _ => h.entries.div_ceil(u64::from(h.block_entries)),
         };
         if header.block_entries == 0
             || header.block_entries % 64 != 0
-            || header.blocks != want_blocks
+            || header.blocks != want_blocks(&header)
         {
             return Err(corrupt(path, "inconsistent block size or count in header"));
         }
