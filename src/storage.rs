@@ -89,11 +89,12 @@ pub const RULE_DRAW: u8 = 255;
 /// zstd level: 3 compresses ~10x faster than 9 for files ~7% larger (measured on 6-6).
 const ZSTD_LEVEL: i32 = 3;
 /// zstd level of the distance streams of rule tables
-/// ([`Encoding::DistanceCode`]): 6% (6-9/1-0) and 9% (8-8) smaller than
-/// level 6, at about 5 times its time (1,000 blocks of each sampled from the
-/// complete flying tables and recompressed by the zstd tool: 2.9 MB in 0.31 s
-/// against 0.06 s, the cores shared), a small part of a rule solve.
-const RULE_ZSTD_LEVEL: i32 = 12;
+/// ([`Encoding::DistanceCode`]): level 12 makes the whole game's rule files
+/// 7.5% smaller (1.67 GB against 1.79 GB, flying) but took about 3 times as
+/// long to write (7-7's file 13.3 to 15.1 s against 4.6 s): the whole
+/// flying rule run spent 481.5 s outside its solves at level 12, 176.9 s at
+/// level 6, against a target of one hour for all of it (docs/RESULTS.md).
+const RULE_ZSTD_LEVEL: i32 = 6;
 /// zstd level of the distance streams of rule work files
 /// ([`write_rule_work_table`]): deleted once their parents are solved, so
 /// written fast rather than small.
