@@ -6,7 +6,8 @@
 //! 3-3/1-1 with White to move, whose file stores no plies); the
 //! search of the reduced placement game `w 4 4`; and `millbase query` as a new
 //! process. With `MILLBASE_BENCH_DB=DIR` (a complete database) also probes and
-//! move lists in 9-8, 8-9 and the largest placement sectors.
+//! move lists in 9-8, 8-9 and the largest placement sectors, and what they
+//! would cost in a layout that stores fewer values.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use millbase::Rules;
@@ -102,8 +103,51 @@ fn probes_and_moves(
     group.finish();
 }
 
+/// What the smallest placement layout within 2.5 GB would cost (docs/RESULTS.md,
+/// Open targets): no plies stored in the `1-0` sectors and no values in the
+/// White-to-move sectors, each then found by a search over the children. The
+/// searches run here on today's tables: a `1-0` position's plies by its move
+/// list, a `1-1` position's value by its children's move lists, and a `2-1`
+/// position's move list by those of its children's children.
+fn unstored_values(c: &mut Criterion, full: &std::path::Path) {
+    let ix = Indexer::new();
+    let db = Database::open(full).unwrap();
+    // the position's value in that layout, found by the search it would need
+    let value_10 = |p: &Position| db.moves(p).unwrap().len();
+    let value_11 = |p: &Position| -> usize {
+        db.moves(p)
+            .unwrap()
+            .iter()
+            .map(|m| value_10(&m.position))
+            .sum()
+    };
+    let mut group = c.benchmark_group("unstored");
+    let p10: Vec<Position> = sample(&ix, sector(8, 8, 1, 0), 500)[..20].to_vec();
+    let p11: Vec<Position> = sample(&ix, sector(8, 8, 1, 1), 500)[..20].to_vec();
+    // two: the blocks that 20 move lists touch would exceed the cache
+    let p21: Vec<Position> = sample(&ix, sector(7, 8, 2, 1), 500)[..2].to_vec();
+    group.throughput(Throughput::Elements(20));
+    group.bench_function("probe by search (8-8/1-0)", |b| {
+        b.iter(|| p10.iter().map(|p| value_10(black_box(p))).sum::<usize>())
+    });
+    group.bench_function("probe by search (8-8/1-1)", |b| {
+        b.iter(|| p11.iter().map(|p| value_11(black_box(p))).sum::<usize>())
+    });
+    group.throughput(Throughput::Elements(p21.len() as u64));
+    group.bench_function("move list by search (7-8/2-1)", |b| {
+        b.iter(|| {
+            p21.iter()
+                .flat_map(|p| db.moves(black_box(p)).unwrap())
+                .map(|m| value_11(&m.position))
+                .sum::<usize>()
+        })
+    });
+    group.finish();
+}
+
 fn query(c: &mut Criterion) {
     if let Some(full) = std::env::var_os("MILLBASE_BENCH_DB") {
+        unstored_values(c, std::path::Path::new(&full));
         for sub in [
             Subspace::movement(9, 8),
             Subspace::movement(8, 9),
