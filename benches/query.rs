@@ -126,10 +126,11 @@ fn unstored_values(c: &mut Criterion, full: &std::path::Path) {
     let p11: Vec<Position> = sample(&ix, sector(8, 8, 1, 1), 500)[..20].to_vec();
     // two: the blocks that 20 move lists touch would exceed the cache
     let p21: Vec<Position> = sample(&ix, sector(7, 8, 2, 1), 500)[..2].to_vec();
-    group.throughput(Throughput::Elements(20));
+    group.throughput(Throughput::Elements(p10.len() as u64));
     group.bench_function("probe by search (8-8/1-0)", |b| {
         b.iter(|| p10.iter().map(|p| value_10(black_box(p))).sum::<usize>())
     });
+    group.throughput(Throughput::Elements(p11.len() as u64));
     group.bench_function("probe by search (8-8/1-1)", |b| {
         b.iter(|| p11.iter().map(|p| value_11(black_box(p))).sum::<usize>())
     });
