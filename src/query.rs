@@ -32,13 +32,20 @@ use crate::moves;
 use crate::position::Position;
 use crate::rules::Rules;
 use crate::solver::prefetch;
-use crate::storage::{Encoding, StorageError, Table, corrupt};
+use crate::storage::{Encoding, FileIdentity, StorageError, Table, corrupt, io_err};
 use crate::value::{Cell, Value};
-use rustc_hash::FxHashMap;
+use arc_swap::ArcSwapOption;
+use lru::LruCache;
+use rustc_hash::{FxBuildHasher, FxHashMap};
 use smallvec::SmallVec;
+use std::collections::BTreeMap;
 use std::fmt;
+use std::num::NonZeroUsize;
 use std::path::Path;
-use std::sync::{Arc, Mutex, OnceLock};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 /// Why a query could not be answered.
 #[derive(Debug)]
@@ -95,6 +102,10 @@ pub(crate) fn no_value(path: &Path, index: Index) -> QueryError {
 /// Decoded blocks kept by default (8 KiB each: at most 128 MiB).
 pub const CACHE_BLOCKS: usize = 16384;
 
+/// How often, at most, a table's file is looked at again (on a block not in
+/// the cache) to see whether it was replaced or changed under the reader.
+const RECHECK: Duration = Duration::from_millis(250);
+
 /// Slots for the game's tables: one per subspace of at most 9 stones on the
 /// board and 9 in hand a side.
 const TABLE_SLOTS: usize = 10_000;
@@ -105,16 +116,69 @@ fn table_slot(sub: Subspace) -> Option<usize> {
     (fields.iter().all(|&f| f <= 9)).then(|| fields.iter().fold(0, |k, &f| 10 * k + f as usize))
 }
 
-/// Decoded blocks by (move limit of a rule table or `None`, subspace, block).
-/// A block's entries follow its reference counts in one allocation, so an
-/// entry's address comes from the map's bucket without a further load.
-type BlockCache = FxHashMap<(Option<u16>, Subspace, u64), Arc<[Cell]>>;
+/// Decoded blocks by (the id of the opened file, block), least recently used
+/// evicted first. A block's entries follow its reference counts in one
+/// allocation, so an entry's address comes from the map without a further
+/// load. A file opened anew gets a new id: blocks of the file it replaced are
+/// never read again and age out.
+type BlockCache = LruCache<(u32, u64), Arc<[Cell]>, FxBuildHasher>;
+
+/// An opened file of the database, with the id its cached blocks go by.
+pub(crate) struct Opened {
+    table: Table,
+    id: u32,
+}
+
+impl std::ops::Deref for Opened {
+    type Target = Table;
+    fn deref(&self) -> &Table {
+        &self.table
+    }
+}
+
+/// Where one table's open file is kept: opened on first use, opened anew
+/// when the file at its path is no longer the one opened.
+#[derive(Default)]
+struct Slot {
+    open: ArcSwapOption<Opened>,
+    /// When the file was last compared with the one at its path (ms since
+    /// the database was opened).
+    checked_ms: AtomicU64,
+}
+
+/// Which table of a subspace: the game's, or the no-removal rule's for a
+/// move limit.
+#[derive(Clone, Copy)]
+enum Which {
+    Game,
+    Rule(u16),
+}
+
+/// A [`Slot`] of the game's (borrowed) or of the rule's (shared).
+enum SlotRef<'a> {
+    Game(&'a Slot),
+    Rule(Arc<Slot>),
+}
+
+impl std::ops::Deref for SlotRef<'_> {
+    type Target = Slot;
+    fn deref(&self) -> &Slot {
+        match self {
+            SlotRef::Game(s) => s,
+            SlotRef::Rule(s) => s,
+        }
+    }
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|p| p.into_inner())
+}
 
 /// The game's tables and mover contexts one probe's search has used: a
 /// position's children lie in few tables and share their mover sets.
 #[derive(Default)]
 struct Recent<'a> {
-    tables: SmallVec<[(Subspace, &'a Table); 4]>,
+    tables: SmallVec<[(Subspace, Arc<Opened>); 4]>,
     /// The children share their mover sets: each is ranked through these.
     contexts: RecentContexts<'a>,
 }
@@ -128,38 +192,45 @@ type Spot = Option<(usize, u64, usize, Index)>;
 pub struct Database {
     dir: DbDir,
     ix: Indexer,
-    /// The game's tables, opened on first use, by [`table_slot`]: read
-    /// without a lock once open.
-    tables: Box<[OnceLock<Box<Table>>]>,
+    /// The game's tables, by [`table_slot`]: read without a lock.
+    tables: Box<[Slot]>,
     /// The tables of the no-removal rule, by move limit and subspace.
-    rule_tables: Mutex<FxHashMap<(u16, Subspace), Arc<Table>>>,
+    rule_tables: Mutex<FxHashMap<(u16, Subspace), Arc<Slot>>>,
     cache: Mutex<BlockCache>,
-    cache_blocks: usize,
+    next_id: AtomicU32,
+    opened_at: Instant,
+    /// Files found damaged, by path, with what is wrong.
+    damaged: Mutex<BTreeMap<PathBuf, String>>,
 }
 
 impl Database {
     /// Opens the database in `dir`, reading its rule variant from the manifest.
     ///
-    /// Files are memory-mapped when first used and checked as blocks are read
-    /// (a damaged block is an error, never a wrong value). millbase only ever
-    /// replaces files by rename, which leaves an open mapping intact; if another
-    /// process truncates a mapped file in place, reading the lost pages raises
-    /// SIGBUS and the process dies: no wrong answer, but no error value either.
+    /// Files are opened when first used and checked as blocks are read (a
+    /// damaged block is an error, never a wrong value). Blocks are read by
+    /// position, not through a memory map, so a file truncated under a running
+    /// reader is an error naming it; a file replaced (by rename, as `generate`
+    /// and `upgrade` do) is seen within a fraction of a second and read anew.
     pub fn open(dir: &Path) -> Result<Database, QueryError> {
         Ok(Database {
             dir: DbDir::open(dir)?,
             ix: Indexer::new(),
-            tables: (0..TABLE_SLOTS).map(|_| OnceLock::new()).collect(),
+            tables: (0..TABLE_SLOTS).map(|_| Slot::default()).collect(),
             rule_tables: Mutex::new(FxHashMap::default()),
-            cache: Mutex::new(FxHashMap::default()),
-            cache_blocks: CACHE_BLOCKS,
+            cache: Mutex::new(LruCache::with_hasher(
+                NonZeroUsize::new(CACHE_BLOCKS).expect("not 0"),
+                FxBuildHasher,
+            )),
+            next_id: AtomicU32::new(0),
+            opened_at: Instant::now(),
+            damaged: Mutex::new(BTreeMap::new()),
         })
     }
 
     /// Keeps at most `blocks` decoded blocks (at least 1; default
-    /// [`CACHE_BLOCKS`]); beyond that one is evicted per block decoded.
-    pub fn with_cache_blocks(mut self, blocks: usize) -> Database {
-        self.cache_blocks = blocks.max(1);
+    /// [`CACHE_BLOCKS`]); beyond that the least recently used is evicted.
+    pub fn with_cache_blocks(self, blocks: usize) -> Database {
+        lock(&self.cache).resize(NonZeroUsize::new(blocks.max(1)).expect("not 0"));
         self
     }
 
@@ -178,67 +249,202 @@ impl Database {
         self.dir.rules()
     }
 
-    /// The open game's table of `sub`, opening its file on first use.
-    pub(crate) fn table(&self, sub: Subspace) -> Result<&Table, QueryError> {
-        let Some(slot) = table_slot(sub).map(|k| &self.tables[k]) else {
+    /// The files found damaged so far by this reader (relative to the
+    /// database directory), each with what is wrong; a file that reads well
+    /// again (replaced by a good one) leaves the list.
+    pub fn damaged(&self) -> Vec<(PathBuf, String)> {
+        let base = self.dir.path();
+        (lock(&self.damaged).iter())
+            .map(|(p, m)| (p.strip_prefix(base).unwrap_or(p).to_path_buf(), m.clone()))
+            .collect()
+    }
+
+    /// Notes `path` as damaged when `e` says its bytes are wrong.
+    fn note<T>(&self, path: &Path, r: Result<T, StorageError>) -> Result<T, StorageError> {
+        match &r {
+            Err(e @ (StorageError::Corrupt { .. } | StorageError::Io { .. })) => {
+                lock(&self.damaged).insert(path.to_path_buf(), e.to_string());
+            }
+            Ok(_) => {
+                let mut damaged = lock(&self.damaged);
+                if !damaged.is_empty() {
+                    damaged.remove(path);
+                }
+            }
+            Err(_) => {}
+        }
+        r
+    }
+
+    /// The slot of `which` table of `sub`, or `None` beyond 9 stones.
+    fn slot(&self, which: Which, sub: Subspace) -> Option<SlotRef<'_>> {
+        match which {
+            Which::Game => table_slot(sub).map(|k| SlotRef::Game(&self.tables[k])),
+            Which::Rule(limit) => {
+                let mut tables = lock(&self.rule_tables);
+                Some(SlotRef::Rule(
+                    tables.entry((limit, sub)).or_default().clone(),
+                ))
+            }
+        }
+    }
+
+    fn path_of(&self, which: Which, sub: Subspace) -> PathBuf {
+        match which {
+            Which::Game => self.dir.table_path(sub),
+            Which::Rule(limit) => self.dir.rule_dir(limit).join(crate::db::file_name(sub)),
+        }
+    }
+
+    /// Opens `which` table of `sub` anew into `slot`.
+    fn open_into(
+        &self,
+        which: Which,
+        sub: Subspace,
+        slot: &Slot,
+    ) -> Result<Arc<Opened>, StorageError> {
+        slot.checked_ms.store(self.now_ms(), Ordering::Relaxed);
+        let table = match which {
+            Which::Game => self.dir.open_table(sub),
+            Which::Rule(limit) => self.dir.open_rule_table(limit, sub),
+        };
+        let table = match self.note(&self.path_of(which, sub), table) {
+            Ok(t) => t,
+            Err(e) => {
+                slot.open.store(None);
+                return Err(e);
+            }
+        };
+        let id = self.next_id.fetch_add(1, Ordering::Relaxed);
+        let opened = Arc::new(Opened { table, id });
+        slot.open.store(Some(opened.clone()));
+        Ok(opened)
+    }
+
+    fn now_ms(&self) -> u64 {
+        self.opened_at.elapsed().as_millis() as u64
+    }
+
+    /// `which` open table of `sub`, opening its file on first use.
+    fn open_table(&self, which: Which, sub: Subspace) -> Result<Arc<Opened>, QueryError> {
+        let Some(slot) = self.slot(which, sub) else {
             // more than 9 stones: no game has such a subspace or its file
             return Err(QueryError::Storage(StorageError::Missing {
                 path: self.dir.table_path(sub),
                 subspace: sub,
             }));
         };
-        if let Some(t) = slot.get() {
+        if let Some(t) = slot.open.load_full() {
             return Ok(t);
         }
-        let t = self.dir.open_table(sub)?;
-        // another thread may have opened it meanwhile: either copy serves
-        Ok(slot.get_or_init(|| Box::new(t)))
+        Ok(self.open_into(which, sub, &slot)?)
     }
 
-    /// The open rule table of `sub` for `move_limit`, opening its file on
-    /// first use.
-    fn rule_table(&self, move_limit: u16, sub: Subspace) -> Result<Arc<Table>, QueryError> {
-        let mut tables = self.rule_tables.lock().unwrap_or_else(|p| p.into_inner());
-        if let Some(t) = tables.get(&(move_limit, sub)) {
-            return Ok(t.clone());
+    /// The open game's table of `sub`, opening its file on first use.
+    pub(crate) fn table(&self, sub: Subspace) -> Result<Arc<Opened>, QueryError> {
+        self.open_table(Which::Game, sub)
+    }
+
+    /// The header and file size of the game's table of `sub` (kept open).
+    pub fn table_header(&self, sub: Subspace) -> Result<(crate::storage::Header, u64), QueryError> {
+        let t = self.table(sub)?;
+        Ok((t.header, t.file_len()))
+    }
+
+    /// Looks at every file of the database: each table opens (its header and
+    /// tables checked) and is the file now at its path, else it is opened
+    /// anew. Returns [`Database::damaged`] after.
+    pub fn check_files(&self) -> Vec<(PathBuf, String)> {
+        let mut tables: Vec<(Which, Subspace)> = vec![];
+        for sub in self.dir.present() {
+            tables.push((Which::Game, sub));
+            for limit in self.dir.move_limits() {
+                if self.path_of(Which::Rule(limit), sub).is_file() {
+                    tables.push((Which::Rule(limit), sub));
+                }
+            }
         }
-        let t = Arc::new(self.dir.open_rule_table(move_limit, sub)?);
-        tables.insert((move_limit, sub), t.clone());
-        Ok(t)
+        for (which, sub) in tables {
+            // the errors are noted in the list of damaged files
+            if let Ok(t) = self.open_table(which, sub) {
+                let _ = self.current(which, sub, &t);
+            }
+        }
+        self.damaged()
     }
 
+    /// `opened` (`which` table of `sub`), or the file now at its path if that
+    /// is another (looked at no more often than every [`RECHECK`]).
+    fn current(
+        &self,
+        which: Which,
+        sub: Subspace,
+        opened: &Arc<Opened>,
+    ) -> Result<Arc<Opened>, StorageError> {
+        let Some(slot) = self.slot(which, sub) else {
+            return Ok(opened.clone());
+        };
+        let now = self.now_ms();
+        let last = slot.checked_ms.load(Ordering::Relaxed);
+        if now.saturating_sub(last) < RECHECK.as_millis() as u64
+            || slot
+                .checked_ms
+                .compare_exchange(last, now, Ordering::Relaxed, Ordering::Relaxed)
+                .is_err()
+        {
+            return Ok(slot.open.load_full().unwrap_or_else(|| opened.clone()));
+        }
+        let path = opened.path();
+        match FileIdentity::at(path) {
+            Ok(id) if id == opened.identity() => Ok(opened.clone()),
+            Ok(_) => self.open_into(which, sub, &slot),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                slot.open.store(None);
+                Err(StorageError::Missing {
+                    path: path.to_path_buf(),
+                    subspace: sub,
+                })
+            }
+            Err(e) => Err(io_err(path)(e)),
+        }
+    }
+
+    /// Block `b` of `opened` (`which` table of `sub`): from the cache, else
+    /// read and decoded (from the file now at the table's path, should it
+    /// have been replaced) and cached.
     fn block(
         &self,
-        move_limit: Option<u16>,
+        which: Which,
         sub: Subspace,
-        table: &Table,
+        opened: &Arc<Opened>,
         b: u64,
     ) -> Result<Arc<[Cell]>, QueryError> {
-        let key = (move_limit, sub, b);
-        if let Some(c) = self
-            .cache
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .get(&key)
+        if let Some(c) = lock(&self.cache).get(&(opened.id, b)) {
+            return Ok(c.clone());
+        }
+        let table = self.current(which, sub, opened)?;
+        if table.header.block_entries != opened.header.block_entries {
+            return Err(QueryError::Storage(corrupt(
+                table.path(),
+                "was replaced by a file of another block size while being read: ask again",
+            )));
+        }
+        if table.id != opened.id
+            && let Some(c) = lock(&self.cache).get(&(table.id, b))
         {
             return Ok(c.clone());
         }
-        let codes: Arc<[Cell]> = Arc::from(match move_limit {
-            None => table.block(b as usize)?,
-            Some(_) => {
+        let decoded = match which {
+            Which::Game => table.block(b as usize),
+            Which::Rule(_) => {
                 // a rule table decodes along the game's table of its subspace
                 let game = self.table(sub)?;
-                table.rule_block(b as usize, &self.block(None, sub, game, b)?)?
+                let cells = self.block(Which::Game, sub, &game, b)?;
+                table.rule_block(b as usize, &cells)
             }
-        });
-        let mut cache = self.cache.lock().unwrap_or_else(|p| p.into_inner());
-        if cache.len() >= self.cache_blocks {
-            // evict one entry: the hash order makes it an arbitrary one
-            if let Some(&k) = cache.keys().next() {
-                cache.remove(&k);
-            }
-        }
-        cache.insert(key, codes.clone());
+        };
+        let codes: Arc<[Cell]> = Arc::from(self.note(table.path(), decoded)?);
+        lock(&self.cache).put((table.id, b), codes.clone());
         Ok(codes)
     }
 
@@ -302,7 +508,7 @@ impl Database {
 
     /// The stored cell of `pos`, with its table and index; `None` when the
     /// side to move has fewer than 3 stones (lost, 0 plies).
-    fn stored(&self, pos: &Position) -> Result<Option<(Cell, &Table, Index)>, QueryError> {
+    fn stored(&self, pos: &Position) -> Result<Option<(Cell, Arc<Opened>, Index)>, QueryError> {
         if pos.mover_below_minimum() {
             return Ok(None);
         }
@@ -310,27 +516,31 @@ impl Database {
         let table = self.table_for(pos)?;
         let i = self.ix.rank(pos.mover, pos.opponent);
         let be = table.header.block_entries as u64;
-        let cell = self.entry(sub, table, i / be, (i % be) as usize)?;
+        let cell = self.entry(sub, &table, i / be, (i % be) as usize)?;
         Ok(Some((cell, table, i)))
     }
 
     /// The game's entry `at` of block `b` of `sub`'s table: read under the
     /// cache's lock where the block is cached (no reference count taken),
     /// else from [`Database::block`].
-    fn entry(&self, sub: Subspace, table: &Table, b: u64, at: usize) -> Result<Cell, QueryError> {
-        let cache = self.cache.lock().unwrap_or_else(|p| p.into_inner());
-        let cached = cache.get(&(None, sub, b)).map(|block| block[at]);
-        drop(cache);
+    fn entry(
+        &self,
+        sub: Subspace,
+        table: &Arc<Opened>,
+        b: u64,
+        at: usize,
+    ) -> Result<Cell, QueryError> {
+        let cached = lock(&self.cache).get(&(table.id, b)).map(|block| block[at]);
         match cached {
             Some(c) => Ok(c),
-            None => Ok(self.block(None, sub, table, b)?[at]),
+            None => Ok(self.block(Which::Game, sub, table, b)?[at]),
         }
     }
 
     /// The game's table of the subspace or sector of `pos`; a placement
     /// position whose sector the database lacks is
     /// [`QueryError::PlacementPhase`].
-    fn table_for(&self, pos: &Position) -> Result<&Table, QueryError> {
+    fn table_for(&self, pos: &Position) -> Result<Arc<Opened>, QueryError> {
         match self.table(Subspace::of(pos)) {
             Err(QueryError::Storage(StorageError::Missing { .. })) if !pos.is_movement_phase() => {
                 Err(QueryError::PlacementPhase(*pos))
@@ -370,11 +580,16 @@ impl Database {
     ) -> Result<SmallVec<[Option<Cell>; 32]>, QueryError> {
         let mut cells = SmallVec::<[Option<Cell>; 32]>::with_capacity(spots.len());
         {
-            let cache = self.cache.lock().unwrap_or_else(|p| p.into_inner());
+            let mut cache = lock(&self.cache);
+            // each block is marked used, then the entries are requested before
+            // any is read, so that the reads overlap
+            for &(t, b, _, _) in spots.iter().flatten() {
+                cache.promote(&(recent.tables[t].1.id, b));
+            }
             let entries: SmallVec<[Option<&Cell>; 32]> = (spots.iter())
                 .map(|spot| {
                     let (t, b, at, _) = (*spot)?;
-                    let entry = &cache.get(&(None, recent.tables[t].0, b))?[at];
+                    let entry = &cache.peek(&(recent.tables[t].1.id, b))?[at];
                     prefetch(entry);
                     Some(entry)
                 })
@@ -383,8 +598,8 @@ impl Database {
         }
         for (spot, cell) in spots.iter().zip(cells.iter_mut()) {
             if let (Some((t, b, at, _)), None) = (spot, &cell) {
-                let (sub, table) = recent.tables[*t];
-                *cell = Some(self.entry(sub, table, *b, *at)?);
+                let (sub, table) = &recent.tables[*t];
+                *cell = Some(self.entry(*sub, table, *b, *at)?);
             }
         }
         Ok(cells)
@@ -404,7 +619,7 @@ impl Database {
             return Ok(Value::Loss(0));
         }
         let sub = Subspace::of(pos);
-        let table = self.rule_table(move_limit, sub)?;
+        let table = self.open_table(Which::Rule(move_limit), sub)?;
         let i = self.ix.rank(pos.mover, pos.opponent);
         if table.header.encoding == Encoding::CountsOnly {
             // no distances stored: one ply of search over the children's
@@ -424,7 +639,7 @@ impl Database {
             };
         }
         let be = table.header.block_entries as u64;
-        let cell = self.block(Some(move_limit), sub, &table, i / be)?[(i % be) as usize];
+        let cell = self.block(Which::Rule(move_limit), sub, &table, i / be)?[(i % be) as usize];
         cell.value().ok_or_else(|| no_value(table.path(), i))
     }
 }

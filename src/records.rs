@@ -5,17 +5,18 @@
 use crate::db::{DbDir, DbError, RULE_DIR_PREFIX, file_name};
 use crate::index::{Index, Indexer, Subspace};
 use crate::position::Position;
-use crate::solver::Known;
+use crate::query::{Database, QueryError, no_value};
+use crate::report::StatsRow;
 use crate::storage::io_err;
 use crate::value::{Cell, Value};
 use rayon::prelude::*;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use std::io::Read;
 use std::path::PathBuf;
 
 /// A position and its plies.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Record {
     /// The position (White to move), ready for `query` or `line`.
     pub position: String,
@@ -41,7 +42,7 @@ pub struct Records {
 }
 
 /// How many classes of a subspace win or lose in each number of plies.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Histogram {
     /// `[plies, classes]` of the wins for the side to move, by plies.
     pub wins: Vec<(u16, u64)>,
@@ -51,69 +52,57 @@ pub struct Histogram {
     pub draws: u64,
 }
 
-/// The complete table of `sub` (plies included, derived where its file stores
-/// none).
-fn complete_table(db: &DbDir, ix: &Indexer, sub: Subspace) -> Result<Vec<Cell>, DbError> {
-    let mut known = Known::new();
-    db.load_known(ix, &[sub], &mut known)?;
-    Ok(known.take(sub).expect("loaded"))
+/// What one pass over a table gathers: the histogram of plies and the
+/// `n` longest wins and losses as `(plies, index)`, longest first (ties:
+/// lowest index first).
+#[derive(Default)]
+struct Tally {
+    wins: Vec<u64>,
+    losses: Vec<u64>,
+    draws: u64,
+    longest_wins: Vec<(u16, Index)>,
+    longest_losses: Vec<(u16, Index)>,
 }
 
-/// The `n` longest wins and losses of `sub` in `db` (ties: lowest index first).
-pub fn longest(db: &DbDir, ix: &Indexer, sub: Subspace, n: usize) -> Result<Records, DbError> {
-    Ok(longest_in(ix, sub, &complete_table(db, ix, sub)?, n))
-}
-
-/// The longest positions of `sub` and its histogram of plies, from one reading
-/// of its table.
-pub fn records_and_histogram(
-    db: &DbDir,
-    ix: &Indexer,
-    sub: Subspace,
-    n: usize,
-) -> Result<(Records, Histogram), DbError> {
-    let table = complete_table(db, ix, sub)?;
-    Ok((longest_in(ix, sub, &table, n), histogram_of(&table)))
-}
-
-/// The histogram of plies of a complete table.
-fn histogram_of(table: &[Cell]) -> Histogram {
-    let (wins, losses, draws) = table
-        .par_chunks(1 << 16)
-        .map(|chunk| {
-            let (mut w, mut l, mut d) = (vec![0u64; 0], vec![0u64; 0], 0u64);
-            for c in chunk {
-                let (v, p) = match c.value() {
-                    Some(Value::Win(p)) => (&mut w, p),
-                    Some(Value::Loss(p)) => (&mut l, p),
-                    Some(Value::Draw) => {
-                        d += 1;
-                        continue;
-                    }
-                    None => continue,
-                };
-                if v.len() <= p as usize {
-                    v.resize(p as usize + 1, 0);
-                }
-                v[p as usize] += 1;
+impl Tally {
+    fn add(&mut self, v: Value, i: Index, n: usize) {
+        let (hist, top, p) = match v {
+            Value::Win(p) => (&mut self.wins, &mut self.longest_wins, p),
+            Value::Loss(p) => (&mut self.losses, &mut self.longest_losses, p),
+            Value::Draw => {
+                self.draws += 1;
+                return;
             }
-            (w, l, d)
-        })
-        .reduce(
-            || (vec![], vec![], 0),
-            |a, b| (add(a.0, b.0), add(a.1, b.1), a.2 + b.2),
-        );
-    let pairs = |v: Vec<u64>| -> Vec<(u16, u64)> {
-        v.into_iter()
-            .enumerate()
-            .filter(|&(_, n)| n > 0)
-            .map(|(p, n)| (p as u16, n))
-            .collect()
-    };
-    Histogram {
-        wins: pairs(wins),
-        losses: pairs(losses),
-        draws,
+        };
+        if hist.len() <= p as usize {
+            hist.resize(p as usize + 1, 0);
+        }
+        hist[p as usize] += 1;
+        keep_longest(top, (p, i), n);
+    }
+
+    fn merge(mut self, other: Tally, n: usize) -> Tally {
+        self.wins = add(self.wins, other.wins);
+        self.losses = add(self.losses, other.losses);
+        self.draws += other.draws;
+        for r in other.longest_wins {
+            keep_longest(&mut self.longest_wins, r, n);
+        }
+        for r in other.longest_losses {
+            keep_longest(&mut self.longest_losses, r, n);
+        }
+        self
+    }
+}
+
+/// Puts `r` into `top` (longest first, ties lowest index first) if it is
+/// among the `n` longest.
+fn keep_longest(top: &mut Vec<(u16, Index)>, r: (u16, Index), n: usize) {
+    let key = |&(p, i): &(u16, Index)| (std::cmp::Reverse(p), i);
+    let at = top.partition_point(|x| key(x) < key(&r));
+    if at < n {
+        top.insert(at, r);
+        top.truncate(n);
     }
 }
 
@@ -128,54 +117,163 @@ fn add(mut a: Vec<u64>, b: Vec<u64>) -> Vec<u64> {
     a
 }
 
-/// The `n` longest wins and losses in the complete table of `sub`.
-fn longest_in(ix: &Indexer, sub: Subspace, table: &[Cell], n: usize) -> Records {
-    // (plies, index) of the n longest, by a per-chunk selection merged in order
-    let top = |want_win: bool| -> Vec<(u16, Index)> {
-        let mut best: Vec<(u16, Index)> = table
-            .par_chunks(1 << 16)
-            .enumerate()
-            .map(|(c, chunk)| {
-                let mut v: Vec<(u16, Index)> = chunk
-                    .iter()
-                    .enumerate()
-                    .filter_map(|(j, cell)| match (cell.value(), want_win) {
-                        (Some(Value::Win(p)), true) | (Some(Value::Loss(p)), false) => {
-                            Some((p, (c << 16 | j) as Index))
-                        }
-                        _ => None,
-                    })
-                    .collect();
-                v.sort_by_key(|&(p, i)| (std::cmp::Reverse(p), i));
-                v.truncate(n);
-                v
+/// One pass over the game's table of `sub`, block by block: a win or loss
+/// whose file stores no plies gets them from [`Database::probe`] (a search
+/// of one ply over its children). Memory stays that of a few blocks and the
+/// database's block cache, whatever the size of the table.
+fn tally(db: &Database, sub: Subspace, n: usize) -> Result<Tally, QueryError> {
+    let table = db.table(sub)?;
+    let ix = Indexer::new();
+    let be = u64::from(table.header.block_entries);
+    (0..table.header.blocks)
+        .into_par_iter()
+        .try_fold(Tally::default, |mut t, b| {
+            let cells = table.block(b as usize)?;
+            for (j, &c) in cells.iter().enumerate() {
+                let i = b * be + j as u64;
+                let v = match c {
+                    Cell::WON | Cell::LOST => {
+                        let (m, o) = ix.unrank(sub, i).ok_or_else(|| no_value(table.path(), i))?;
+                        db.probe(&sub.position(m, o))?
+                    }
+                    c => match c.value() {
+                        Some(v) => v,
+                        None => continue,
+                    },
+                };
+                t.add(v, i, n);
+            }
+            Ok(t)
+        })
+        .try_reduce(Tally::default, |a, b| Ok(a.merge(b, n)))
+}
+
+/// The records of `top` as positions of `sub`.
+fn records_of(ix: &Indexer, sub: Subspace, top: Vec<(u16, Index)>) -> Vec<Record> {
+    top.into_iter()
+        .filter_map(|(plies, i)| {
+            let (m, o) = ix.unrank(sub, i)?;
+            let position: Position = sub.position(m, o);
+            Some(Record {
+                position: position.to_string(),
+                plies,
             })
-            .flatten()
-            .collect();
-        best.sort_by_key(|&(p, i)| (std::cmp::Reverse(p), i));
-        best.truncate(n);
-        best
-    };
-    let records = |v: Vec<(u16, Index)>| {
+        })
+        .collect()
+}
+
+/// The `n` longest wins and losses of `sub` and its histogram of plies, from
+/// one reading of its table, block by block.
+pub fn records_and_histogram(
+    db: &Database,
+    sub: Subspace,
+    n: usize,
+) -> Result<(Records, Histogram), QueryError> {
+    let t = tally(db, sub, n)?;
+    let ix = Indexer::new();
+    let pairs = |v: Vec<u64>| -> Vec<(u16, u64)> {
         v.into_iter()
-            .filter_map(|(plies, i)| {
-                let (m, o) = ix.unrank(sub, i)?;
-                let position: Position = sub.position(m, o);
-                Some(Record {
-                    position: position.to_string(),
-                    plies,
-                })
-            })
+            .enumerate()
+            .filter(|&(_, n)| n > 0)
+            .map(|(p, n)| (p as u16, n))
             .collect()
     };
-    Records {
+    let records = Records {
         mover: sub.mover,
         opponent: sub.opponent,
         mover_hand: sub.mover_hand,
         opponent_hand: sub.opponent_hand,
-        longest_wins: records(top(true)),
-        longest_losses: records(top(false)),
-    }
+        longest_wins: records_of(&ix, sub, t.longest_wins),
+        longest_losses: records_of(&ix, sub, t.longest_losses),
+    };
+    let histogram = Histogram {
+        wins: pairs(t.wins),
+        losses: pairs(t.losses),
+        draws: t.draws,
+    };
+    Ok((records, histogram))
+}
+
+/// The `n` longest wins and losses of `sub` (ties: lowest index first).
+pub fn longest(db: &Database, sub: Subspace, n: usize) -> Result<Records, QueryError> {
+    Ok(records_and_histogram(db, sub, n)?.0)
+}
+
+/// Longest wins and losses a [`SectorReport`] lists.
+pub const REPORT_LONGEST: usize = 5;
+
+/// The folder of a database directory that keeps the [`SectorReport`]s.
+pub const REPORT_DIR: &str = "reports";
+
+/// One subspace's or sector's statistics: counts, histogram of plies and
+/// longest positions (`GET /api/stats/SECTOR`).
+#[derive(Clone, Debug, Serialize)]
+pub struct SectorReport {
+    /// The subspace or sector, as `M-O` or `M-O/MH-OH`.
+    pub sector: String,
+    /// Its counts and file size.
+    pub counts: StatsRow,
+    /// Classes by plies.
+    pub histogram: Histogram,
+    /// Its [`REPORT_LONGEST`] longest wins for the side to move, longest first.
+    pub longest_wins: Vec<Record>,
+    /// Its longest losses, longest first.
+    pub longest_losses: Vec<Record>,
+}
+
+/// What `reports/FILE.json` keeps of a [`SectorReport`]: the table it was
+/// read from (its size and classes) and what took a pass over it.
+#[derive(Serialize, Deserialize)]
+struct KeptReport {
+    table_bytes: u64,
+    classes: u64,
+    histogram: Histogram,
+    longest_wins: Vec<Record>,
+    longest_losses: Vec<Record>,
+}
+
+/// The report of `sub`: read from the database's `reports/` folder when it
+/// is there and was made from the table now present, else made by one pass
+/// over the table ([`records_and_histogram`], memory bounded) and kept there
+/// (where the directory can be written; otherwise only returned).
+pub fn sector_report(db: &Database, sub: Subspace) -> Result<SectorReport, QueryError> {
+    let (header, bytes) = db.table_header(sub)?;
+    let counts = StatsRow::new(sub, header.counts, header.entries, bytes);
+    let path = db
+        .path()
+        .join(REPORT_DIR)
+        .join(format!("{}.json", file_name(sub)));
+    let kept = std::fs::read(&path)
+        .ok()
+        .and_then(|b| serde_json::from_slice::<KeptReport>(&b).ok())
+        .filter(|k| k.table_bytes == bytes && k.classes == header.counts.classes);
+    let kept = match kept {
+        Some(k) => k,
+        None => {
+            let (records, histogram) = records_and_histogram(db, sub, REPORT_LONGEST)?;
+            let k = KeptReport {
+                table_bytes: bytes,
+                classes: header.counts.classes,
+                histogram,
+                longest_wins: records.longest_wins,
+                longest_losses: records.longest_losses,
+            };
+            // best effort: a read-only database answers all the same
+            if std::fs::create_dir_all(path.parent().expect("in a folder")).is_ok() {
+                let _ = crate::storage::write_atomic(&path, |f| {
+                    serde_json::to_writer(&mut *f, &k).map_err(std::io::Error::other)
+                });
+            }
+            k
+        }
+    };
+    Ok(SectorReport {
+        sector: sub.to_string(),
+        counts,
+        histogram: kept.histogram,
+        longest_wins: kept.longest_wins,
+        longest_losses: kept.longest_losses,
+    })
 }
 
 /// The SHA-256 of every file of `db` as `(name, hex digest)`: the file of

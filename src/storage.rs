@@ -775,10 +775,52 @@ pub fn write_atomic(
     Ok(())
 }
 
-/// An open subspace file, memory-mapped.
+/// What identifies a file on disk: a file replaced by rename or changed in
+/// place has another identity than the one a reader opened.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FileIdentity {
+    device: u64,
+    inode: u64,
+    len: u64,
+    modified_ns: i128,
+}
+
+impl FileIdentity {
+    fn of(meta: &fs::Metadata) -> FileIdentity {
+        use std::os::unix::fs::MetadataExt;
+        FileIdentity {
+            device: meta.dev(),
+            inode: meta.ino(),
+            len: meta.len(),
+            modified_ns: i128::from(meta.mtime()) * 1_000_000_000 + i128::from(meta.mtime_nsec()),
+        }
+    }
+
+    /// The identity of the file now at `path`.
+    pub fn at(path: &Path) -> std::io::Result<FileIdentity> {
+        fs::metadata(path).map(|m| FileIdentity::of(&m))
+    }
+}
+
+thread_local! {
+    /// One zstd decompression context and one buffer of compressed bytes per
+    /// thread, reused for every block a single-block read decodes.
+    static BLOCK_READER: std::cell::RefCell<(zstd::bulk::Decompressor<'static>, Vec<u8>)> =
+        std::cell::RefCell::new((
+            zstd::bulk::Decompressor::new().expect("a zstd decompression context"),
+            Vec::new(),
+        ));
+}
+
+/// An open subspace file. Whole-table reads go through a memory map; single
+/// blocks ([`Table::block`], [`Table::rule_block`]) are read by position into
+/// memory, so a file truncated under a running reader gives an error, never a
+/// fault on a mapped page.
 pub struct Table {
     path: PathBuf,
     map: Mmap,
+    file: File,
+    identity: FileIdentity,
     /// The file's header.
     pub header: Header,
     offsets: Vec<u64>,
@@ -801,8 +843,11 @@ impl Table {
                 io_err(path)(e)
             }
         })?;
-        // SAFETY: the map is read-only and files are only ever replaced by rename,
-        // never modified in place, so the mapped bytes do not change under us.
+        let identity = FileIdentity::of(&file.metadata().map_err(io_err(path))?);
+        // SAFETY: the map is read-only and millbase only ever replaces files by
+        // rename, never in place. The map is read here (header and tables) and by
+        // the whole-table reads of generate and verify, which hold the
+        // database's lock; a query's single blocks are read by position instead.
         let map = unsafe { Mmap::map(&file) }.map_err(io_err(path))?;
         let header = Header::decode(path, &map)?;
         if header.rules != rules {
@@ -897,6 +942,8 @@ impl Table {
         Ok(Table {
             path: path.to_path_buf(),
             map,
+            file,
+            identity,
             header,
             offsets,
             crcs,
@@ -920,25 +967,52 @@ impl Table {
         self.header.encoding != Encoding::WdlOnly
     }
 
+    /// The identity of the file as it was opened.
+    pub fn identity(&self) -> FileIdentity {
+        self.identity
+    }
+
     /// Decodes block `b` into cells, checking its checksum and size. A table
     /// in a distance encoding decodes with [`Table::rule_block`] only.
     pub fn block(&self, b: usize) -> Result<Vec<Cell>, StorageError> {
-        let mut out = vec![];
-        let mut zd = zstd::bulk::Decompressor::default();
-        let data = self.block_data(b)?;
-        self.block_with(&mut zd, b, data, false, None, &mut out)?;
-        Ok(out)
+        self.read_block(b, None)
     }
 
     /// Decodes block `b` of a table of the no-removal rule, whose game's
     /// table holds `game` in that block (ignored where the rule table holds
     /// its own win/draw/loss, [`Encoding::WdlDistance`]).
     pub fn rule_block(&self, b: usize, game: &[Cell]) -> Result<Vec<Cell>, StorageError> {
-        let mut out = vec![];
-        let mut zd = zstd::bulk::Decompressor::default();
-        let data = self.block_data(b)?;
-        self.block_with(&mut zd, b, data, false, Some(game), &mut out)?;
-        Ok(out)
+        self.read_block(b, Some(game))
+    }
+
+    /// Block `b` read from the file by position (not through the map) and
+    /// decoded with this thread's decompressor.
+    fn read_block(&self, b: usize, game: Option<&[Cell]>) -> Result<Vec<Cell>, StorageError> {
+        use std::os::unix::fs::FileExt;
+        if b >= self.header.blocks as usize {
+            let f = format!("block {b} {}", self.no_such_block());
+            return Err(corrupt(&self.path, f));
+        }
+        let (start, end) = (self.offsets[b], self.offsets[b + 1]);
+        BLOCK_READER.with_borrow_mut(|(zd, data)| {
+            data.resize((end - start) as usize, 0);
+            self.file.read_exact_at(data, start).map_err(|e| {
+                if e.kind() == std::io::ErrorKind::UnexpectedEof {
+                    corrupt(
+                        &self.path,
+                        format!("truncated: block {b} lies past the end"),
+                    )
+                } else {
+                    io_err(&self.path)(e)
+                }
+            })?;
+            if crc32fast::hash(data) != self.crcs[b] {
+                return Err(corrupt(&self.path, format!("block {b} checksum mismatch")));
+            }
+            let mut out = Vec::with_capacity(self.header.block_entries as usize);
+            self.block_with(zd, b, data, false, game, &mut out)?;
+            Ok(out)
+        })
     }
 
     /// The plies of exception entry `index`.

@@ -3,7 +3,9 @@
 use super::{DbArgs, Failure};
 use clap::Args;
 use millbase::query::Database;
+use millbase::server::listen;
 use std::io::Write;
+use std::time::Duration;
 
 #[derive(Args)]
 pub struct ServeArgs {
@@ -13,10 +15,37 @@ pub struct ServeArgs {
     /// machines too; port 0 picks a free port).
     #[arg(long, value_name = "HOST:PORT", default_value = "127.0.0.1:8080")]
     addr: String,
+    /// Seconds a connection may stay without a request in flight (idle
+    /// keep-alive, silent socket, unfinished request header) before it is
+    /// closed.
+    #[arg(long, value_name = "SECONDS", default_value_t = 20.0)]
+    idle_timeout: f64,
+    /// Connections open at once; beyond that the longest idle is closed, or a
+    /// new one answered 503 when all are busy.
+    #[arg(long, value_name = "N", default_value_t = 1000)]
+    max_connections: usize,
 }
 
 pub fn run(a: ServeArgs, out: &mut impl Write) -> Result<(), Failure> {
+    if !(a.idle_timeout.is_finite() && a.idle_timeout > 0.0 && a.idle_timeout <= 86_400.0) {
+        return Err(Failure::input(format!(
+            "--idle-timeout {}: give seconds above 0, at most 86400",
+            a.idle_timeout
+        )));
+    }
+    if a.max_connections == 0 {
+        return Err(Failure::input("--max-connections 0: give at least 1"));
+    }
     let db = Database::open(&a.db.db)?;
+    // the connection cap, not the file limit, bounds the connections
+    let files = listen::raise_open_file_limit();
+    let limits = listen::Limits {
+        idle_timeout: Duration::from_secs_f64(a.idle_timeout),
+        max_connections: a
+            .max_connections
+            .min(files.saturating_sub(64).max(1) as usize),
+        ..listen::Limits::default()
+    };
     let rules = db.rules();
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -32,6 +61,12 @@ pub fn run(a: ServeArgs, out: &mut impl Write) -> Result<(), Failure> {
         let local = listener
             .local_addr()
             .map_err(|e| Failure::fault(format!("cannot read the address listened on: {e}")))?;
+        if !local.ip().is_loopback() {
+            eprintln!(
+                "warning: listening on {local}, not on loopback: other machines can reach \
+                 this server (use --addr 127.0.0.1:PORT to serve this machine only)"
+            );
+        }
         writeln!(
             out,
             "millbase explorer ({} rules, {}): open http://{local}/  (Ctrl-C stops)",
@@ -39,11 +74,27 @@ pub fn run(a: ServeArgs, out: &mut impl Write) -> Result<(), Failure> {
             a.db.db.display()
         )?;
         out.flush()?;
-        let shutdown = async {
-            let _ = tokio::signal::ctrl_c().await;
-        };
-        millbase::server::serve(db, listener, shutdown)
+        millbase::server::serve(db, listener, limits, stop_signal())
             .await
             .map_err(|e| Failure::fault(format!("server stopped: {e}")))
-    })
+    })?;
+    // a lookup still running on the blocking pool is not waited for
+    runtime.shutdown_timeout(Duration::from_millis(500));
+    Ok(())
+}
+
+/// Completes on SIGINT (Ctrl-C) or SIGTERM.
+async fn stop_signal() {
+    use tokio::signal::unix::{SignalKind, signal};
+    match signal(SignalKind::terminate()) {
+        Ok(mut term) => {
+            tokio::select! {
+                _ = tokio::signal::ctrl_c() => {}
+                _ = term.recv() => {}
+            }
+        }
+        Err(_) => {
+            let _ = tokio::signal::ctrl_c().await;
+        }
+    }
 }

@@ -3,7 +3,7 @@
 use super::{DbArgs, Failure, write_json};
 use clap::Args;
 use millbase::db::DbDir;
-use millbase::index::Indexer;
+use millbase::query::Database;
 use millbase::records;
 use millbase::report::{RuleCounts, RuleStatsRow, StatsRow};
 use millbase::value::Counts;
@@ -53,10 +53,9 @@ fn text_row(
     )
 }
 
-fn longest(db: &DbDir, n: usize, json: bool, out: &mut impl Write) -> Result<(), Failure> {
-    let ix = Indexer::new();
-    for sub in db.present() {
-        let r = records::longest(db, &ix, sub, n)?;
+fn longest(db: &Database, n: usize, json: bool, out: &mut impl Write) -> Result<(), Failure> {
+    for sub in db.dir().present() {
+        let r = records::longest(db, sub, n)?;
         if json {
             write_json(out, &r)?;
             continue;
@@ -167,7 +166,7 @@ fn rule(db: &DbDir, limit: u16, json: bool, out: &mut impl Write) -> Result<(), 
 pub fn run(a: StatsArgs, out: &mut impl Write) -> Result<(), Failure> {
     let db = DbDir::open(&a.db.db)?;
     if let Some(n) = a.longest {
-        return longest(&db, n, a.json, out);
+        return longest(&Database::open(&a.db.db)?, n, a.json, out);
     }
     if let Some(l) = a.rule {
         return rule(&db, l, a.json, out);

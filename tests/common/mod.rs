@@ -37,6 +37,12 @@ impl Drop for Killed {
 /// the `HOST:PORT` it printed.
 #[allow(dead_code)]
 pub fn serve(db: &std::path::Path) -> (Killed, String) {
+    serve_with(db, &[])
+}
+
+/// [`serve`] with more arguments (`--idle-timeout 1`, ...).
+#[allow(dead_code)]
+pub fn serve_with(db: &std::path::Path, more: &[&str]) -> (Killed, String) {
     use std::io::{BufRead, BufReader};
     let mut child = Command::new(env!("CARGO_BIN_EXE_millbase"))
         .args([
@@ -46,6 +52,7 @@ pub fn serve(db: &std::path::Path) -> (Killed, String) {
             "--addr",
             "127.0.0.1:0",
         ])
+        .args(more)
         .stdout(std::process::Stdio::piped())
         .spawn()
         .expect("start millbase serve");

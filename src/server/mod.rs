@@ -13,15 +13,20 @@
 //! Answers come from the tables only: a position whose placement sector the
 //! database lacks is a 404, never a search of minutes. Errors are
 //! `{"error": "..."}`: 400 for a malformed request, 404 for what the database
-//! lacks, 500 for a damaged file (named). Every lookup runs on the blocking
-//! pool, at most [`MAX_BUSY`] at a time; all requests share one [`Database`],
-//! opened read-only.
+//! lacks, 500 for a damaged file (named relative to the database; the
+//! server's standard error gets the whole message). Every lookup runs on the
+//! blocking pool, at most [`MAX_BUSY`] at a time and at most [`MAX_QUEUED`]
+//! waiting (beyond that 503 at once); all requests share one [`Database`],
+//! opened read-only. Connections are handled by [`listen`]: idle and
+//! half-sent ones time out, their number is capped.
+
+pub mod listen;
 
 use crate::answer::{Answer, Line};
-use crate::index::{Indexer, Subspace};
+use crate::index::Subspace;
 use crate::position::Position;
 use crate::query::{Database, QueryError};
-use crate::records::{self, Histogram, Record};
+use crate::records::{self, SectorReport};
 use crate::report::StatsRow;
 use crate::storage::StorageError;
 use axum::extract::rejection::QueryRejection;
@@ -30,33 +35,41 @@ use axum::http::{StatusCode, header};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
-use axum::serve::ListenerExt;
 use axum::{Json, Router};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
-use tokio::sync::Semaphore;
+use tokio::sync::{OnceCell, Semaphore};
 
 /// The longest query string accepted, in bytes.
 pub const MAX_QUERY_BYTES: usize = 512;
 /// Lookups running at once; more requests wait their turn.
 pub const MAX_BUSY: usize = 8;
+/// Lookups waiting for their turn; beyond that a request is answered 503.
+pub const MAX_QUEUED: usize = 256;
+/// The longest error message sent, in characters (an echo of bad input is
+/// shorter still: [`crate::position::excerpt`]).
+const MAX_MESSAGE: usize = 300;
 /// The longest drawn main line served, in plies (default 40).
 pub const MAX_DRAW_PLIES: usize = 400;
-/// Longest wins and losses listed per sector.
-const LONGEST: usize = 5;
 
-const INDEX_HTML: &str = include_str!("../web/index.html");
-const APP_JS: &str = include_str!("../web/app.js");
-const STYLE_CSS: &str = include_str!("../web/style.css");
+const INDEX_HTML: &str = include_str!("../../web/index.html");
+const APP_JS: &str = include_str!("../../web/app.js");
+const STYLE_CSS: &str = include_str!("../../web/style.css");
 
 /// What every handler shares.
 struct Shared {
     db: Database,
-    ix: Indexer,
     busy: Semaphore,
-    /// Sector reports by sector: computed once (a whole table is read).
-    sector_reports: Mutex<HashMap<Subspace, Arc<SectorReport>>>,
+    /// Lookups waiting for a permit of `busy`.
+    queued: AtomicUsize,
+    /// The database directory as given and as resolved, cut from messages.
+    dir_names: Vec<String>,
+    /// Sector reports by sector, each made once ([`records::sector_report`]).
+    sector_reports: Mutex<HashMap<Subspace, Arc<OnceCell<Arc<SectorReport>>>>>,
+    /// One report made at a time.
+    report_turn: Semaphore,
 }
 
 /// An API error: the status and a message naming the problem.
@@ -68,10 +81,12 @@ pub struct ApiError {
 
 impl ApiError {
     fn new(status: StatusCode, message: impl Into<String>) -> ApiError {
-        ApiError {
-            status,
-            message: message.into(),
+        let mut message: String = message.into();
+        if let Some((cut, _)) = message.char_indices().nth(MAX_MESSAGE) {
+            message.truncate(cut);
+            message.push_str("...");
         }
+        ApiError { status, message }
     }
 
     fn bad_request(message: impl Into<String>) -> ApiError {
@@ -170,13 +185,21 @@ async fn blocking<T: Send + 'static>(
     shared: &Arc<Shared>,
     f: impl FnOnce(&Shared) -> Result<T, ApiError> + Send + 'static,
 ) -> Result<T, ApiError> {
-    let _permit = shared
-        .busy
-        .acquire()
-        .await
-        .map_err(|_| ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "shutting down"))?;
+    let busy = || {
+        ApiError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "the server is busy: try again in a moment",
+        )
+    };
+    let _permit = match shared.busy.try_acquire() {
+        Ok(p) => p,
+        Err(_) => {
+            let _waiting = Queued::join(&shared.queued).ok_or_else(busy)?;
+            shared.busy.acquire().await.map_err(|_| busy())?
+        }
+    };
     let s = shared.clone();
-    tokio::task::spawn_blocking(move || f(&s))
+    tokio::task::spawn_blocking(move || f(&s).map_err(|e| s.public(e)))
         .await
         .map_err(|e| {
             ApiError::new(
@@ -184,6 +207,38 @@ async fn blocking<T: Send + 'static>(
                 format!("lookup failed: {e}"),
             )
         })?
+}
+
+/// A place among the lookups waiting for their turn, given back when dropped.
+struct Queued<'a>(&'a AtomicUsize);
+
+impl<'a> Queued<'a> {
+    /// A place, or `None` when [`MAX_QUEUED`] wait already.
+    fn join(queued: &'a AtomicUsize) -> Option<Queued<'a>> {
+        let was = queued.fetch_add(1, Ordering::Relaxed);
+        let place = Queued(queued);
+        (was < MAX_QUEUED).then_some(place)
+    }
+}
+
+impl Drop for Queued<'_> {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::Relaxed);
+    }
+}
+
+impl Shared {
+    /// `e` as a client may see it: the database directory cut from file
+    /// names; the whole message of a server fault goes to standard error.
+    fn public(&self, mut e: ApiError) -> ApiError {
+        if e.status.is_server_error() {
+            eprintln!("error {}: {}", e.status.as_u16(), e.message);
+        }
+        for name in &self.dir_names {
+            e.message = e.message.replace(&format!("{name}/"), "");
+        }
+        e
+    }
 }
 
 async fn query(
@@ -228,38 +283,16 @@ async fn mainline(
 
 async fn stats(State(shared): State<Arc<Shared>>) -> Result<Json<Vec<StatsRow>>, ApiError> {
     let rows = blocking(&shared, |s| {
-        let dir = s.db.dir();
-        dir.present()
-            .into_iter()
+        // the tables stay open: a second request reads no file
+        (s.db.dir().present().into_iter())
             .map(|sub| {
-                let t = dir.open_table(sub)?;
-                Ok(StatsRow::new(
-                    sub,
-                    t.header.counts,
-                    t.header.entries,
-                    t.file_len(),
-                ))
+                let t = s.db.table_header(sub)?;
+                Ok(StatsRow::new(sub, t.0.counts, t.0.entries, t.1))
             })
-            .collect::<Result<Vec<_>, StorageError>>()
-            .map_err(|e| ApiError::new(storage_status(&e), e.to_string()))
+            .collect::<Result<Vec<_>, ApiError>>()
     })
     .await?;
     Ok(Json(rows))
-}
-
-/// `GET /api/stats/SECTOR`.
-#[derive(Clone, Debug, Serialize)]
-pub struct SectorReport {
-    /// The subspace or sector, as `M-O` or `M-O/MH-OH`.
-    pub sector: String,
-    /// Its counts and file size.
-    pub counts: StatsRow,
-    /// Classes by plies.
-    pub histogram: Histogram,
-    /// Its longest wins for the side to move, longest first.
-    pub longest_wins: Vec<Record>,
-    /// Its longest losses, longest first.
-    pub longest_losses: Vec<Record>,
 }
 
 async fn sector_stats(
@@ -269,52 +302,62 @@ async fn sector_stats(
     let sub: Subspace = name
         .parse()
         .map_err(|e: crate::index::SubspaceParseError| ApiError::bad_request(e.to_string()))?;
-    let report = blocking(&shared, move |s| {
-        if let Some(r) = lock(&s.sector_reports).get(&sub) {
-            return Ok(r.clone());
-        }
-        let dir = s.db.dir();
-        let table = dir.open_table(sub).map_err(|e| {
-            let status = storage_status(&e);
-            ApiError::new(status, e.to_string())
-        })?;
-        let (records, histogram) = records::records_and_histogram(dir, &s.ix, sub, LONGEST)?;
-        let r = Arc::new(SectorReport {
-            sector: sub.to_string(),
-            counts: StatsRow::new(
-                sub,
-                table.header.counts,
-                table.header.entries,
-                table.file_len(),
-            ),
-            histogram,
-            longest_wins: records.longest_wins,
-            longest_losses: records.longest_losses,
-        });
-        lock(&s.sector_reports).insert(sub, r.clone());
-        Ok(r)
-    })
-    .await?;
+    // one report made at a time (a pass over a whole table), each once:
+    // a request for a sector being made waits for it
+    let report = {
+        let cell = lock(&shared.sector_reports).entry(sub).or_default().clone();
+        let s = shared.clone();
+        cell.get_or_try_init(|| async move {
+            let _turn = s
+                .report_turn
+                .acquire()
+                .await
+                .map_err(|_| ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "shutting down"))?;
+            blocking(&s, move |s| {
+                Ok(Arc::new(records::sector_report(&s.db, sub)?))
+            })
+            .await
+        })
+        .await?
+        .clone()
+    };
     Ok(Json((*report).clone()))
 }
 
 /// `GET /api/health`.
 #[derive(Serialize)]
 struct Health {
+    /// `ok`, or `damaged` when a file is.
     status: &'static str,
     rules: &'static str,
     sectors: Vec<String>,
+    /// The files found damaged, relative to the database.
+    damaged: Vec<Damaged>,
+}
+
+#[derive(Serialize)]
+struct Damaged {
+    file: String,
+    error: String,
 }
 
 async fn health(State(shared): State<Arc<Shared>>) -> Result<Json<Health>, ApiError> {
-    let sectors = blocking(&shared, |s| {
-        Ok(s.db.dir().present().iter().map(|x| x.to_string()).collect())
+    let (sectors, damaged) = blocking(&shared, |s| {
+        let sectors = s.db.dir().present().iter().map(|x| x.to_string()).collect();
+        let damaged: Vec<Damaged> = (s.db.check_files().into_iter())
+            .map(|(file, error)| Damaged {
+                file: file.display().to_string(),
+                error: s.public(ApiError::bad_request(error)).message,
+            })
+            .collect();
+        Ok((sectors, damaged))
     })
     .await?;
     Ok(Json(Health {
-        status: "ok",
+        status: if damaged.is_empty() { "ok" } else { "damaged" },
         rules: shared.db.rules().name(),
         sectors,
+        damaged,
     }))
 }
 
@@ -341,11 +384,16 @@ fn asset(content_type: &'static str, body: &'static str) -> Response {
 
 /// The explorer's routes over `db`.
 pub fn router(db: Database) -> Router {
+    let given = db.path().display().to_string();
+    let resolved = std::fs::canonicalize(db.path()).map(|p| p.display().to_string());
+    let dir_names = [Some(given), resolved.ok()].into_iter().flatten().collect();
     let shared = Arc::new(Shared {
         db,
-        ix: Indexer::new(),
         busy: Semaphore::new(MAX_BUSY),
+        queued: AtomicUsize::new(0),
+        dir_names,
         sector_reports: Mutex::new(HashMap::new()),
+        report_turn: Semaphore::new(1),
     });
     let page = || async { asset("text/html; charset=utf-8", INDEX_HTML) };
     Router::new()
@@ -369,19 +417,13 @@ pub fn router(db: Database) -> Router {
         .with_state(shared)
 }
 
-/// Serves `db` on `listener` until `shutdown` completes, then finishes the
-/// requests in flight.
+/// Serves `db` on `listener` within `limits` until `shutdown` completes,
+/// then gives the requests in flight [`listen::Limits::stop_grace`].
 pub async fn serve(
     db: Database,
     listener: tokio::net::TcpListener,
+    limits: listen::Limits,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    // answers are small: send them at once (no Nagle delay against the
-    // client's delayed acknowledgement)
-    let listener = listener.tap_io(|tcp| {
-        let _ = tcp.set_nodelay(true);
-    });
-    axum::serve(listener, router(db))
-        .with_graceful_shutdown(shutdown)
-        .await
+    listen::serve_router(router(db), listener, limits, shutdown).await
 }

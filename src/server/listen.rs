@@ -1,0 +1,243 @@
+//! The server's connections: accepted here and served by hyper, with the
+//! limits an open network needs. A connection that has no request in flight
+//! for [`Limits::idle_timeout`] is closed, whether it is a kept-alive
+//! connection, a silent socket or a request whose header never ends. At most
+//! [`Limits::max_connections`] are open: a new one closes the longest idle to
+//! make room, or is answered 503 when every one is busy. A stop (the
+//! `shutdown` future) closes idle connections at once and the rest within
+//! [`Limits::stop_grace`].
+
+use axum::Router;
+use hyper::body::Incoming;
+use hyper::server::conn::http1;
+use hyper_util::rt::{TokioIo, TokioTimer};
+use std::collections::HashMap;
+use std::future::Future;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+use tokio::io::AsyncWriteExt;
+use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::Notify;
+use tower::ServiceExt;
+
+/// The limits of [`serve_router`].
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    /// A connection with no request in flight for this long is closed (idle
+    /// keep-alive, silent socket, unfinished request header).
+    pub idle_timeout: Duration,
+    /// Connections open at once; beyond that the longest idle is closed, or
+    /// the new one answered 503 if none is idle.
+    pub max_connections: usize,
+    /// How long a stop waits for requests in flight.
+    pub stop_grace: Duration,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            idle_timeout: Duration::from_secs(20),
+            max_connections: 1000,
+            stop_grace: Duration::from_secs(2),
+        }
+    }
+}
+
+/// One open connection, as the accept loop sees it.
+struct Conn {
+    /// Requests being answered.
+    busy: AtomicUsize,
+    /// When the last request was answered (or the connection accepted), in
+    /// ms since the server started.
+    last_active: AtomicU64,
+    /// Asks the connection to close (once idle).
+    close: Notify,
+}
+
+/// The open connections, by a number of their own.
+struct Conns {
+    started: Instant,
+    open: Mutex<HashMap<u64, Arc<Conn>>>,
+    /// Told when a connection ends.
+    ended: Notify,
+}
+
+impl Conns {
+    fn now_ms(&self) -> u64 {
+        self.started.elapsed().as_millis() as u64
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<u64, Arc<Conn>>> {
+        self.open.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Makes room for one more connection: `true` if there is room now or an
+    /// idle one was asked to close (the longest idle).
+    fn make_room(&self, max: usize) -> bool {
+        let open = self.lock();
+        if open.len() < max {
+            return true;
+        }
+        let idle = (open.iter())
+            .filter(|(_, c)| c.busy.load(Ordering::Relaxed) == 0)
+            .min_by_key(|(_, c)| c.last_active.load(Ordering::Relaxed));
+        match idle {
+            Some((_, c)) => {
+                c.close.notify_one();
+                true
+            }
+            None => false,
+        }
+    }
+}
+
+/// Raises this process's limit of open files to its hard limit, so that the
+/// connection cap, not the file limit, bounds the connections; returns the
+/// limit now in force.
+pub fn raise_open_file_limit() -> u64 {
+    let mut lim = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: getrlimit and setrlimit only read and write the struct passed.
+    unsafe {
+        if libc::getrlimit(libc::RLIMIT_NOFILE, &mut lim) != 0 {
+            return 1024;
+        }
+        if lim.rlim_cur < lim.rlim_max {
+            let raised = libc::rlimit {
+                rlim_cur: lim.rlim_max,
+                rlim_max: lim.rlim_max,
+            };
+            if libc::setrlimit(libc::RLIMIT_NOFILE, &raised) == 0 {
+                lim = raised;
+            }
+        }
+    }
+    lim.rlim_cur
+}
+
+/// The answer to a connection over the cap when none is idle.
+const FULL: &[u8] = b"HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\n\
+content-length: 57\r\nconnection: close\r\n\r\n{\"error\":\"too many connections: try again in a moment\"}\n";
+
+/// Serves `router` on `listener` within `limits` until `shutdown` completes.
+pub async fn serve_router(
+    router: Router,
+    listener: TcpListener,
+    limits: Limits,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    let conns = Arc::new(Conns {
+        started: Instant::now(),
+        open: Mutex::new(HashMap::new()),
+        ended: Notify::new(),
+    });
+    let mut next_id = 0u64;
+    tokio::pin!(shutdown);
+    loop {
+        let (stream, _) = tokio::select! {
+            _ = &mut shutdown => break,
+            accepted = listener.accept() => match accepted {
+                Ok(a) => a,
+                // out of files or a connection reset before it was taken:
+                // wait a moment rather than spin
+                Err(_) => {
+                    tokio::time::sleep(Duration::from_millis(20)).await;
+                    continue;
+                }
+            },
+        };
+        if !conns.make_room(limits.max_connections) {
+            tokio::spawn(async move {
+                let mut stream = stream;
+                let _ = stream.write_all(FULL).await;
+                let _ = stream.shutdown().await;
+            });
+            continue;
+        }
+        next_id += 1;
+        let conn = Arc::new(Conn {
+            busy: AtomicUsize::new(0),
+            last_active: AtomicU64::new(conns.now_ms()),
+            close: Notify::new(),
+        });
+        conns.lock().insert(next_id, conn.clone());
+        let (conns2, router) = (conns.clone(), router.clone());
+        let id = next_id;
+        tokio::spawn(async move {
+            serve_connection(stream, router, &conn, &conns2, limits).await;
+            conns2.lock().remove(&id);
+            conns2.ended.notify_waiters();
+        });
+    }
+    // the stop: every connection asked to close, then a grace for those busy
+    for c in conns.lock().values() {
+        c.close.notify_one();
+    }
+    let deadline = tokio::time::Instant::now() + limits.stop_grace;
+    while !conns.lock().is_empty() {
+        let ended = conns.ended.notified();
+        if tokio::time::timeout_at(deadline, ended).await.is_err() {
+            break;
+        }
+    }
+    Ok(())
+}
+
+/// Serves one connection until the client closes it, it stays idle too long,
+/// or it is asked to close.
+async fn serve_connection(
+    stream: TcpStream,
+    router: Router,
+    conn: &Arc<Conn>,
+    conns: &Arc<Conns>,
+    limits: Limits,
+) {
+    // answers are small: send them at once (no Nagle delay against the
+    // client's delayed acknowledgement)
+    let _ = stream.set_nodelay(true);
+    let (c, cs) = (conn.clone(), conns.clone());
+    let service = hyper::service::service_fn(move |req: hyper::Request<Incoming>| {
+        let (c, cs) = (c.clone(), cs.clone());
+        c.busy.fetch_add(1, Ordering::Relaxed);
+        let answer = router.clone().oneshot(req.map(axum::body::Body::new));
+        async move {
+            let r = answer.await;
+            c.last_active.store(cs.now_ms(), Ordering::Relaxed);
+            c.busy.fetch_sub(1, Ordering::Relaxed);
+            r
+        }
+    });
+    let served = http1::Builder::new()
+        .timer(TokioTimer::new())
+        .header_read_timeout(limits.idle_timeout)
+        .serve_connection(TokioIo::new(stream), service);
+    tokio::pin!(served);
+    let tick = (limits.idle_timeout / 4).clamp(Duration::from_millis(50), Duration::from_secs(1));
+    let mut closing: Option<tokio::time::Instant> = None;
+    loop {
+        let idle = conn.busy.load(Ordering::Relaxed) == 0;
+        if let Some(deadline) = closing {
+            // asked to close: an idle connection goes now, a busy one once
+            // its answer is out or the grace is over
+            if idle || tokio::time::Instant::now() >= deadline {
+                return;
+            }
+        }
+        tokio::select! {
+            _ = served.as_mut() => return,
+            _ = conn.close.notified() => {
+                served.as_mut().graceful_shutdown();
+                closing = Some(tokio::time::Instant::now() + limits.stop_grace);
+            }
+            _ = tokio::time::sleep(tick) => {
+                let since = conns.now_ms().saturating_sub(conn.last_active.load(Ordering::Relaxed));
+                if idle && since >= limits.idle_timeout.as_millis() as u64 {
+                    return;
+                }
+            }
+        }
+    }
+}

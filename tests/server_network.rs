@@ -1,0 +1,309 @@
+//! `millbase serve` as an open network sees it: idle, silent and half-sent
+//! connections are closed after the idle timeout; a client holding more
+//! sockets than the connection cap does not lock others out; SIGTERM and
+//! SIGINT stop the server whatever its clients do; a file truncated or
+//! replaced under the running server gives errors, never a crash, and is
+//! read anew once good; health names damaged files; no answer shows the
+//! database's absolute path or echoes much of a request.
+
+mod common;
+
+use common::{Killed, serve_with};
+use millbase::Rules;
+use millbase::generate::{Silent, generate};
+use millbase::index::{Indexer, Subspace};
+use millbase::plan::Limits;
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::time::{Duration, Instant};
+
+/// The whole 4-stone game (flying), without the no-removal rule's tables.
+fn small_db() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let limits = Limits {
+        max_stones: 4,
+        max_total: 8,
+        placement: true,
+        move_limit: None,
+    };
+    generate(
+        dir.path(),
+        Rules::default(),
+        limits,
+        &Indexer::new(),
+        &Silent,
+    )
+    .unwrap();
+    dir
+}
+
+/// One request on a new connection (closed after it): status and body.
+fn get(host: &str, path: &str) -> (u16, String) {
+    let mut s = TcpStream::connect(host).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    write!(
+        s,
+        "GET {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut response = String::new();
+    s.read_to_string(&mut response).unwrap();
+    let status = response
+        .split_whitespace()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| panic!("{path}: no status in {response:?}"));
+    let body = response.split("\r\n\r\n").nth(1).unwrap_or("").to_string();
+    (status, body)
+}
+
+/// Whether the server closed `s` within `within` (it reads end of file).
+fn closed_within(s: &mut TcpStream, within: Duration) -> bool {
+    s.set_read_timeout(Some(within)).unwrap();
+    let mut buf = [0u8; 256];
+    loop {
+        match s.read(&mut buf) {
+            Ok(0) => return true,
+            Ok(_) => continue, // an answer (a 408 or 400) before the close
+            Err(e) if e.kind() == std::io::ErrorKind::ConnectionReset => return true,
+            Err(_) => return false,
+        }
+    }
+}
+
+const QUERY: &str = "/api/query?position=WW.....BB..........W.B..%20w%200%200";
+
+/// Raises this test process's limit of open files (the client below holds
+/// over a thousand sockets).
+fn raise_open_files() {
+    let mut lim = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: plain system calls on a local struct.
+    unsafe {
+        assert_eq!(libc::getrlimit(libc::RLIMIT_NOFILE, &mut lim), 0);
+        lim.rlim_cur = lim.rlim_max;
+        libc::setrlimit(libc::RLIMIT_NOFILE, &lim);
+    }
+}
+
+#[test]
+fn idle_silent_and_half_sent_connections_are_closed_after_the_timeout() {
+    let dir = small_db();
+    let (_server, host) = serve_with(dir.path(), &["--idle-timeout", "1"]);
+    let mut silent: Vec<TcpStream> = (0..20)
+        .map(|_| TcpStream::connect(&host).unwrap())
+        .collect();
+    let mut half = TcpStream::connect(&host).unwrap();
+    half.write_all(b"GET /api/health HTTP/1.1\r\nHost: x\r\n")
+        .unwrap();
+    // a kept-alive connection after one answer
+    let mut kept = TcpStream::connect(&host).unwrap();
+    write!(kept, "GET /api/health HTTP/1.1\r\nHost: {host}\r\n\r\n").unwrap();
+    let mut first = [0u8; 12];
+    kept.read_exact(&mut first).unwrap();
+    assert_eq!(&first, b"HTTP/1.1 200");
+    let start = Instant::now();
+    for s in silent.iter_mut().chain([&mut half, &mut kept]) {
+        assert!(
+            closed_within(s, Duration::from_secs(5)),
+            "a connection still open {:?} after the 1 s idle timeout",
+            start.elapsed()
+        );
+    }
+    // not before the timeout: a connection opened now is still open at 0.5 s
+    let mut fresh = TcpStream::connect(&host).unwrap();
+    assert!(!closed_within(&mut fresh, Duration::from_millis(500)));
+    assert!(closed_within(&mut fresh, Duration::from_secs(5)));
+}
+
+#[test]
+fn a_client_holding_1100_idle_sockets_does_not_lock_others_out() {
+    raise_open_files();
+    let dir = small_db();
+    // the default cap (1,000 connections) and idle timeout (20 s): the idle
+    // sockets stay until the cap makes room for new ones
+    let (_server, host) = serve_with(dir.path(), &[]);
+    let mut idle = vec![];
+    for _ in 0..1100 {
+        idle.push(TcpStream::connect(&host).unwrap());
+    }
+    // the server has taken them (accepts run ahead of this loop)
+    std::thread::sleep(Duration::from_millis(300));
+    for round in 0..5 {
+        let start = Instant::now();
+        let (status, body) = get(&host, QUERY);
+        let took = start.elapsed();
+        assert_eq!(status, 200, "{body}");
+        assert!(body.contains("\"value\":\"win\""), "{body}");
+        assert!(
+            took < Duration::from_secs(1),
+            "round {round}: a query took {took:?} with 1,100 idle sockets held"
+        );
+    }
+    // the oldest idle sockets were closed to make room, the newest kept
+    let mut closed = 0;
+    for s in idle.iter_mut().take(50) {
+        closed += usize::from(closed_within(s, Duration::from_millis(100)));
+    }
+    drop(idle);
+    assert!(closed > 0, "no idle socket was closed to make room");
+}
+
+#[test]
+fn sigterm_and_sigint_stop_the_server_whatever_clients_do() {
+    let dir = small_db();
+    for signal in ["-TERM", "-INT"] {
+        let (mut server, host) = serve_with(dir.path(), &[]);
+        // a half-sent request, a silent socket and a kept-alive connection
+        let mut half = TcpStream::connect(&host).unwrap();
+        half.write_all(b"GET /api/query?position=").unwrap();
+        let _silent = TcpStream::connect(&host).unwrap();
+        let mut kept = TcpStream::connect(&host).unwrap();
+        write!(kept, "GET /api/health HTTP/1.1\r\nHost: {host}\r\n\r\n").unwrap();
+        let mut first = [0u8; 12];
+        kept.read_exact(&mut first).unwrap();
+        std::thread::sleep(Duration::from_millis(200));
+        let start = Instant::now();
+        let kill = std::process::Command::new("kill")
+            .args([signal, &server.0.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(kill.success());
+        loop {
+            if let Some(status) = server.0.try_wait().unwrap() {
+                assert!(status.success(), "{signal}: {status}");
+                break;
+            }
+            assert!(
+                start.elapsed() < Duration::from_secs(5),
+                "still running 5 s after kill {signal}"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+}
+
+/// Positions spread over the 4-4 table (many blocks), as query paths.
+fn spread_over_4_4(n: u64) -> Vec<String> {
+    let ix = Indexer::new();
+    let sub = Subspace {
+        mover: 4,
+        opponent: 4,
+        mover_hand: 0,
+        opponent_hand: 0,
+    };
+    let size = ix.index_size(sub);
+    (0..size)
+        .step_by((size / n) as usize)
+        .filter_map(|i| ix.unrank(sub, i))
+        .map(|(m, o)| sub.position(m, o).to_string())
+        .map(|p| format!("/api/query?position={}", p.replace(' ', "%20")))
+        .collect()
+}
+
+#[test]
+fn a_file_truncated_or_replaced_under_the_server_is_an_error_then_read_anew() {
+    let dir = small_db();
+    let path = dir.path().join("4-4-0-0.mdb");
+    let good = std::fs::read(&path).unwrap();
+    let (mut server, host) = serve_with(dir.path(), &[]);
+    let queries = spread_over_4_4(40);
+    let (status, answer) = get(&host, &queries[0]);
+    assert_eq!(status, 200, "{answer}");
+    // truncated in place, under the open file: an error naming the file,
+    // relative to the database, and the server lives on
+    let f = std::fs::OpenOptions::new().write(true).open(&path).unwrap();
+    f.set_len(good.len() as u64 / 2).unwrap();
+    drop(f);
+    // past the moment between two looks at the file
+    std::thread::sleep(Duration::from_millis(600));
+    let absolute = dir.path().display().to_string();
+    let mut errors = 0;
+    for q in &queries[1..] {
+        let (status, body) = get(&host, q);
+        assert!(status == 200 || status == 500, "{status} {body}");
+        assert!(!body.contains(&absolute), "{body}");
+        if status == 500 {
+            assert!(body.contains("4-4-0-0.mdb"), "{body}");
+            errors += 1;
+        }
+    }
+    assert!(errors > 0, "no query read the truncated file");
+    assert!(server.0.try_wait().unwrap().is_none(), "the server died");
+    let (status, health) = get(&host, "/api/health");
+    assert_eq!(status, 200);
+    assert!(health.contains("\"status\":\"damaged\""), "{health}");
+    assert!(health.contains("4-4-0-0.mdb"), "{health}");
+    assert!(!health.contains(&absolute), "{health}");
+    // repaired by rename: every query answered again, health ok
+    let tmp = path.with_extension("new");
+    std::fs::write(&tmp, &good).unwrap();
+    std::fs::rename(&tmp, &path).unwrap();
+    std::thread::sleep(Duration::from_millis(600));
+    let (status, again) = get(&host, &queries[0]);
+    assert_eq!(status, 200, "{again}");
+    assert_eq!(again, answer);
+    for q in &queries[1..] {
+        let (status, body) = get(&host, q);
+        assert_eq!(status, 200, "{body}");
+    }
+    let (_, health) = get(&host, "/api/health");
+    assert!(health.contains("\"status\":\"ok\""), "{health}");
+    // replaced by rename with a damaged file: noticed, the old copy not used
+    let mut bad = good.clone();
+    bad[20] ^= 1;
+    std::fs::write(&tmp, &bad).unwrap();
+    std::fs::rename(&tmp, &path).unwrap();
+    std::thread::sleep(Duration::from_millis(600));
+    let (_, health) = get(&host, "/api/health");
+    assert!(health.contains("\"status\":\"damaged\""), "{health}");
+    let (status, body) = get(&host, &queries[0]);
+    assert_eq!(status, 500, "{body}");
+    assert!(server.0.try_wait().unwrap().is_none(), "the server died");
+}
+
+#[test]
+fn errors_echo_little_of_a_request() {
+    let dir = small_db();
+    let (_server, host) = serve_with(dir.path(), &[]);
+    for path in [
+        format!("/api/stats/{}", "9".repeat(3000)),
+        format!("/api/stats/{}", "x".repeat(3000)),
+        format!("/{}", "y".repeat(3000)),
+        format!("/api/mainline?max_plies={}", "1".repeat(400)),
+    ] {
+        let (status, body) = get(&host, &path);
+        assert!((400..500).contains(&status), "{status}");
+        assert!(body.len() < 400, "{status}: {} bytes: {body}", body.len());
+    }
+}
+
+#[test]
+fn serving_beyond_loopback_warns() {
+    let dir = small_db();
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_millbase"))
+        .args([
+            "serve",
+            "--db",
+            dir.path().to_str().unwrap(),
+            "--addr",
+            "0.0.0.0:0",
+        ])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut text = String::new();
+    std::io::BufRead::read_line(
+        &mut std::io::BufReader::new(child.stderr.take().unwrap()),
+        &mut text,
+    )
+    .unwrap();
+    let _ = Killed(child);
+    assert!(
+        text.contains("warning") && text.contains("loopback"),
+        "{text}"
+    );
+}
