@@ -34,16 +34,13 @@ use crate::rules::Rules;
 use crate::solver::prefetch;
 use crate::storage::{Encoding, FileIdentity, StorageError, Table, corrupt, io_err};
 use crate::value::{Cell, Value};
-use arc_swap::ArcSwapOption;
-use lru::LruCache;
-use rustc_hash::{FxBuildHasher, FxHashMap};
+use rustc_hash::FxBuildHasher;
 use smallvec::SmallVec;
 use std::collections::BTreeMap;
 use std::fmt;
-use std::num::NonZeroUsize;
 use std::path::Path;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicPtr, AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -116,12 +113,25 @@ fn table_slot(sub: Subspace) -> Option<usize> {
     (fields.iter().all(|&f| f <= 9)).then(|| fields.iter().fold(0, |k, &f| 10 * k + f as usize))
 }
 
-/// Decoded blocks by (the id of the opened file, block), least recently used
-/// evicted first. A block's entries follow its reference counts in one
-/// allocation, so an entry's address comes from the map without a further
-/// load. A file opened anew gets a new id: blocks of the file it replaced are
-/// never read again and age out.
-type BlockCache = LruCache<(u32, u64), Arc<[Cell]>, FxBuildHasher>;
+/// Decoded blocks by (the id of the opened file, block), evicted by
+/// S3-FIFO (`quick_cache`): a hit only marks its entry, a block read once
+/// leaves before blocks read again. A block's entries follow its reference
+/// counts in one allocation, so an entry's address comes from the map
+/// without a further load. A file opened anew gets a new id: blocks of the
+/// file it replaced are never read again and age out.
+type BlockCache =
+    quick_cache::unsync::Cache<(u32, u64), Arc<[Cell]>, quick_cache::UnitWeighter, FxBuildHasher>;
+
+/// An empty cache of `blocks` blocks.
+fn block_cache(blocks: usize) -> BlockCache {
+    BlockCache::with(
+        blocks,
+        blocks as u64,
+        quick_cache::UnitWeighter,
+        FxBuildHasher,
+        Default::default(),
+    )
+}
 
 /// An opened file of the database, with the id its cached blocks go by.
 pub(crate) struct Opened {
@@ -140,7 +150,8 @@ impl std::ops::Deref for Opened {
 /// when the file at its path is no longer the one opened.
 #[derive(Default)]
 struct Slot {
-    open: ArcSwapOption<Opened>,
+    /// The file open now, or null: points into [`Database`]'s `opened`.
+    open: AtomicPtr<Opened>,
     /// When the file was last compared with the one at its path (ms since
     /// the database was opened).
     checked_ms: AtomicU64,
@@ -154,22 +165,6 @@ enum Which {
     Rule(u16),
 }
 
-/// A [`Slot`] of the game's (borrowed) or of the rule's (shared).
-enum SlotRef<'a> {
-    Game(&'a Slot),
-    Rule(Arc<Slot>),
-}
-
-impl std::ops::Deref for SlotRef<'_> {
-    type Target = Slot;
-    fn deref(&self) -> &Slot {
-        match self {
-            SlotRef::Game(s) => s,
-            SlotRef::Rule(s) => s,
-        }
-    }
-}
-
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|p| p.into_inner())
 }
@@ -178,7 +173,7 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 /// position's children lie in few tables and share their mover sets.
 #[derive(Default)]
 struct Recent<'a> {
-    tables: SmallVec<[(Subspace, Arc<Opened>); 4]>,
+    tables: SmallVec<[(Subspace, &'a Opened); 4]>,
     /// The children share their mover sets: each is ranked through these.
     contexts: RecentContexts<'a>,
 }
@@ -194,8 +189,13 @@ pub struct Database {
     ix: Indexer,
     /// The game's tables, by [`table_slot`]: read without a lock.
     tables: Box<[Slot]>,
-    /// The tables of the no-removal rule, by move limit and subspace.
-    rule_tables: Mutex<FxHashMap<(u16, Subspace), Arc<Slot>>>,
+    /// The tables of the no-removal rule of each move limit present when the
+    /// database was opened, by [`table_slot`].
+    rule_tables: Vec<(u16, Box<[Slot]>)>,
+    /// Every file opened, kept until the database is dropped, so that a
+    /// reference to one stays good while a slot moves on to a newer file.
+    #[allow(clippy::vec_box)] // boxed: each stays where it is as the list grows
+    opened: Mutex<Vec<Box<Opened>>>,
     cache: Mutex<BlockCache>,
     next_id: AtomicU32,
     opened_at: Instant,
@@ -212,25 +212,26 @@ impl Database {
     /// reader is an error naming it; a file replaced (by rename, as `generate`
     /// and `upgrade` do) is seen within a fraction of a second and read anew.
     pub fn open(dir: &Path) -> Result<Database, QueryError> {
+        let dir = DbDir::open(dir)?;
         Ok(Database {
-            dir: DbDir::open(dir)?,
             ix: Indexer::new(),
             tables: (0..TABLE_SLOTS).map(|_| Slot::default()).collect(),
-            rule_tables: Mutex::new(FxHashMap::default()),
-            cache: Mutex::new(LruCache::with_hasher(
-                NonZeroUsize::new(CACHE_BLOCKS).expect("not 0"),
-                FxBuildHasher,
-            )),
+            rule_tables: (dir.move_limits().into_iter())
+                .map(|limit| (limit, (0..TABLE_SLOTS).map(|_| Slot::default()).collect()))
+                .collect(),
+            opened: Mutex::new(Vec::new()),
+            cache: Mutex::new(block_cache(CACHE_BLOCKS)),
             next_id: AtomicU32::new(0),
             opened_at: Instant::now(),
             damaged: Mutex::new(BTreeMap::new()),
+            dir,
         })
     }
 
     /// Keeps at most `blocks` decoded blocks (at least 1; default
-    /// [`CACHE_BLOCKS`]); beyond that the least recently used is evicted.
+    /// [`CACHE_BLOCKS`]); beyond that one is evicted per block decoded.
     pub fn with_cache_blocks(self, blocks: usize) -> Database {
-        lock(&self.cache).resize(NonZeroUsize::new(blocks.max(1)).expect("not 0"));
+        *lock(&self.cache) = block_cache(blocks.max(1));
         self
     }
 
@@ -276,17 +277,24 @@ impl Database {
         r
     }
 
-    /// The slot of `which` table of `sub`, or `None` beyond 9 stones.
-    fn slot(&self, which: Which, sub: Subspace) -> Option<SlotRef<'_>> {
+    /// The slot of `which` table of `sub`, or `None` beyond 9 stones or for
+    /// a move limit whose tables the database lacks.
+    fn slot(&self, which: Which, sub: Subspace) -> Option<&Slot> {
+        let k = table_slot(sub)?;
         match which {
-            Which::Game => table_slot(sub).map(|k| SlotRef::Game(&self.tables[k])),
-            Which::Rule(limit) => {
-                let mut tables = lock(&self.rule_tables);
-                Some(SlotRef::Rule(
-                    tables.entry((limit, sub)).or_default().clone(),
-                ))
-            }
+            Which::Game => Some(&self.tables[k]),
+            Which::Rule(limit) => (self.rule_tables.iter())
+                .find(|(l, _)| *l == limit)
+                .map(|(_, slots)| &slots[k]),
         }
+    }
+
+    /// The file open in `slot`, if any.
+    fn in_slot<'a>(&'a self, slot: &Slot) -> Option<&'a Opened> {
+        let p = slot.open.load(Ordering::Acquire);
+        // SAFETY: a slot holds null or a pointer to a box in `self.opened`,
+        // which boxes are only added to and dropped with `self`.
+        (!p.is_null()).then(|| unsafe { &*p })
     }
 
     fn path_of(&self, which: Which, sub: Subspace) -> PathBuf {
@@ -297,12 +305,7 @@ impl Database {
     }
 
     /// Opens `which` table of `sub` anew into `slot`.
-    fn open_into(
-        &self,
-        which: Which,
-        sub: Subspace,
-        slot: &Slot,
-    ) -> Result<Arc<Opened>, StorageError> {
+    fn open_into(&self, which: Which, sub: Subspace, slot: &Slot) -> Result<&Opened, StorageError> {
         slot.checked_ms.store(self.now_ms(), Ordering::Relaxed);
         let table = match which {
             Which::Game => self.dir.open_table(sub),
@@ -311,14 +314,17 @@ impl Database {
         let table = match self.note(&self.path_of(which, sub), table) {
             Ok(t) => t,
             Err(e) => {
-                slot.open.store(None);
+                slot.open.store(std::ptr::null_mut(), Ordering::Release);
                 return Err(e);
             }
         };
         let id = self.next_id.fetch_add(1, Ordering::Relaxed);
-        let opened = Arc::new(Opened { table, id });
-        slot.open.store(Some(opened.clone()));
-        Ok(opened)
+        let mut opened = Box::new(Opened { table, id });
+        let p: *mut Opened = &mut *opened;
+        lock(&self.opened).push(opened);
+        slot.open.store(p, Ordering::Release);
+        // SAFETY: the box was just put in `self.opened` (see `in_slot`)
+        Ok(unsafe { &*p })
     }
 
     fn now_ms(&self) -> u64 {
@@ -326,22 +332,22 @@ impl Database {
     }
 
     /// `which` open table of `sub`, opening its file on first use.
-    fn open_table(&self, which: Which, sub: Subspace) -> Result<Arc<Opened>, QueryError> {
+    fn open_table(&self, which: Which, sub: Subspace) -> Result<&Opened, QueryError> {
         let Some(slot) = self.slot(which, sub) else {
-            // more than 9 stones: no game has such a subspace or its file
+            // more than 9 stones, or a move limit without tables: no such file
             return Err(QueryError::Storage(StorageError::Missing {
-                path: self.dir.table_path(sub),
+                path: self.path_of(which, sub),
                 subspace: sub,
             }));
         };
-        if let Some(t) = slot.open.load_full() {
+        if let Some(t) = self.in_slot(slot) {
             return Ok(t);
         }
-        Ok(self.open_into(which, sub, &slot)?)
+        Ok(self.open_into(which, sub, slot)?)
     }
 
     /// The open game's table of `sub`, opening its file on first use.
-    pub(crate) fn table(&self, sub: Subspace) -> Result<Arc<Opened>, QueryError> {
+    pub(crate) fn table(&self, sub: Subspace) -> Result<&Opened, QueryError> {
         self.open_table(Which::Game, sub)
     }
 
@@ -367,7 +373,7 @@ impl Database {
         for (which, sub) in tables {
             // the errors are noted in the list of damaged files
             if let Ok(t) = self.open_table(which, sub) {
-                let _ = self.current(which, sub, &t);
+                let _ = self.current(which, sub, t);
             }
         }
         self.damaged()
@@ -375,14 +381,14 @@ impl Database {
 
     /// `opened` (`which` table of `sub`), or the file now at its path if that
     /// is another (looked at no more often than every [`RECHECK`]).
-    fn current(
-        &self,
+    fn current<'a>(
+        &'a self,
         which: Which,
         sub: Subspace,
-        opened: &Arc<Opened>,
-    ) -> Result<Arc<Opened>, StorageError> {
+        opened: &'a Opened,
+    ) -> Result<&'a Opened, StorageError> {
         let Some(slot) = self.slot(which, sub) else {
-            return Ok(opened.clone());
+            return Ok(opened);
         };
         let now = self.now_ms();
         let last = slot.checked_ms.load(Ordering::Relaxed);
@@ -392,14 +398,14 @@ impl Database {
                 .compare_exchange(last, now, Ordering::Relaxed, Ordering::Relaxed)
                 .is_err()
         {
-            return Ok(slot.open.load_full().unwrap_or_else(|| opened.clone()));
+            return Ok(self.in_slot(slot).unwrap_or(opened));
         }
         let path = opened.path();
         match FileIdentity::at(path) {
-            Ok(id) if id == opened.identity() => Ok(opened.clone()),
-            Ok(_) => self.open_into(which, sub, &slot),
+            Ok(id) if id == opened.identity() => Ok(opened),
+            Ok(_) => self.open_into(which, sub, slot),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                slot.open.store(None);
+                slot.open.store(std::ptr::null_mut(), Ordering::Release);
                 Err(StorageError::Missing {
                     path: path.to_path_buf(),
                     subspace: sub,
@@ -416,7 +422,7 @@ impl Database {
         &self,
         which: Which,
         sub: Subspace,
-        opened: &Arc<Opened>,
+        opened: &Opened,
         b: u64,
     ) -> Result<Arc<[Cell]>, QueryError> {
         if let Some(c) = lock(&self.cache).get(&(opened.id, b)) {
@@ -439,12 +445,12 @@ impl Database {
             Which::Rule(_) => {
                 // a rule table decodes along the game's table of its subspace
                 let game = self.table(sub)?;
-                let cells = self.block(Which::Game, sub, &game, b)?;
+                let cells = self.block(Which::Game, sub, game, b)?;
                 table.rule_block(b as usize, &cells)
             }
         };
         let codes: Arc<[Cell]> = Arc::from(self.note(table.path(), decoded)?);
-        lock(&self.cache).put((table.id, b), codes.clone());
+        lock(&self.cache).insert((table.id, b), codes.clone());
         Ok(codes)
     }
 
@@ -508,7 +514,7 @@ impl Database {
 
     /// The stored cell of `pos`, with its table and index; `None` when the
     /// side to move has fewer than 3 stones (lost, 0 plies).
-    fn stored(&self, pos: &Position) -> Result<Option<(Cell, Arc<Opened>, Index)>, QueryError> {
+    fn stored(&self, pos: &Position) -> Result<Option<(Cell, &Opened, Index)>, QueryError> {
         if pos.mover_below_minimum() {
             return Ok(None);
         }
@@ -516,20 +522,14 @@ impl Database {
         let table = self.table_for(pos)?;
         let i = self.ix.rank(pos.mover, pos.opponent);
         let be = table.header.block_entries as u64;
-        let cell = self.entry(sub, &table, i / be, (i % be) as usize)?;
+        let cell = self.entry(sub, table, i / be, (i % be) as usize)?;
         Ok(Some((cell, table, i)))
     }
 
     /// The game's entry `at` of block `b` of `sub`'s table: read under the
     /// cache's lock where the block is cached (no reference count taken),
     /// else from [`Database::block`].
-    fn entry(
-        &self,
-        sub: Subspace,
-        table: &Arc<Opened>,
-        b: u64,
-        at: usize,
-    ) -> Result<Cell, QueryError> {
+    fn entry(&self, sub: Subspace, table: &Opened, b: u64, at: usize) -> Result<Cell, QueryError> {
         let cached = lock(&self.cache).get(&(table.id, b)).map(|block| block[at]);
         match cached {
             Some(c) => Ok(c),
@@ -540,7 +540,7 @@ impl Database {
     /// The game's table of the subspace or sector of `pos`; a placement
     /// position whose sector the database lacks is
     /// [`QueryError::PlacementPhase`].
-    fn table_for(&self, pos: &Position) -> Result<Arc<Opened>, QueryError> {
+    fn table_for(&self, pos: &Position) -> Result<&Opened, QueryError> {
         match self.table(Subspace::of(pos)) {
             Err(QueryError::Storage(StorageError::Missing { .. })) if !pos.is_movement_phase() => {
                 Err(QueryError::PlacementPhase(*pos))
@@ -580,16 +580,13 @@ impl Database {
     ) -> Result<SmallVec<[Option<Cell>; 32]>, QueryError> {
         let mut cells = SmallVec::<[Option<Cell>; 32]>::with_capacity(spots.len());
         {
-            let mut cache = lock(&self.cache);
-            // each block is marked used, then the entries are requested before
-            // any is read, so that the reads overlap
-            for &(t, b, _, _) in spots.iter().flatten() {
-                cache.promote(&(recent.tables[t].1.id, b));
-            }
+            let cache = lock(&self.cache);
+            // every entry is requested (its block marked used) before any is
+            // read, so that the reads overlap
             let entries: SmallVec<[Option<&Cell>; 32]> = (spots.iter())
                 .map(|spot| {
                     let (t, b, at, _) = (*spot)?;
-                    let entry = &cache.peek(&(recent.tables[t].1.id, b))?[at];
+                    let entry = &cache.get(&(recent.tables[t].1.id, b))?[at];
                     prefetch(entry);
                     Some(entry)
                 })
@@ -598,8 +595,8 @@ impl Database {
         }
         for (spot, cell) in spots.iter().zip(cells.iter_mut()) {
             if let (Some((t, b, at, _)), None) = (spot, &cell) {
-                let (sub, table) = &recent.tables[*t];
-                *cell = Some(self.entry(*sub, table, *b, *at)?);
+                let (sub, table) = recent.tables[*t];
+                *cell = Some(self.entry(sub, table, *b, *at)?);
             }
         }
         Ok(cells)
@@ -639,7 +636,7 @@ impl Database {
             };
         }
         let be = table.header.block_entries as u64;
-        let cell = self.block(Which::Rule(move_limit), sub, &table, i / be)?[(i % be) as usize];
+        let cell = self.block(Which::Rule(move_limit), sub, table, i / be)?[(i % be) as usize];
         cell.value().ok_or_else(|| no_value(table.path(), i))
     }
 }

@@ -164,17 +164,29 @@ fn line_and_probe() {
     {
         use std::io::Write;
         let mut stdin = child.stdin.take().unwrap();
-        writeln!(stdin, "{WIN_IN_ONE}\n\nnot a position").unwrap();
+        // a blank line, a line that is not UTF-8 and a bad position each get
+        // an answer line, and the stream goes on
+        stdin
+            .write_all(format!("{WIN_IN_ONE}\n\n\u{3}x\n").as_bytes())
+            .unwrap();
+        stdin
+            .write_all(b"\xff\xfe bad\r\nnot a position\n")
+            .unwrap();
+        writeln!(stdin, "{WIN_IN_ONE}").unwrap();
     }
     let text = stdout(&child.wait_with_output().unwrap());
     let lines: Vec<serde_json::Value> = text
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
-    assert_eq!(lines.len(), 2);
+    assert_eq!(lines.len(), 6, "{text}");
     assert_eq!(lines[0]["value"], "win");
     assert_eq!(lines[0]["plies"], 1);
     assert_eq!(lines[0]["moves"][0]["move"], "d6-g1xd3");
-    assert_eq!(lines[1]["input"], "not a position");
-    assert!(lines[1]["error"].as_str().unwrap().contains("4 fields"));
+    assert!(lines[1]["error"].as_str().unwrap().contains("blank"));
+    assert!(lines[2]["error"].as_str().unwrap().contains("4 fields"));
+    assert!(lines[3]["error"].as_str().unwrap().contains("not UTF-8"));
+    assert_eq!(lines[4]["input"], "not a position");
+    assert!(lines[4]["error"].as_str().unwrap().contains("4 fields"));
+    assert_eq!(lines[5], lines[0]);
 }

@@ -15,7 +15,7 @@
 //! `{"error": "..."}`: 400 for a malformed request, 404 for what the database
 //! lacks, 500 for a damaged file (named relative to the database; the
 //! server's standard error gets the whole message). Every lookup runs on the
-//! blocking pool, at most [`MAX_BUSY`] at a time and at most [`MAX_QUEUED`]
+//! blocking pool, at most [`max_busy`] at a time and at most [`MAX_QUEUED`]
 //! waiting (beyond that 503 at once); all requests share one [`Database`],
 //! opened read-only. Connections are handled by [`listen`]: idle and
 //! half-sent ones time out, their number is capped.
@@ -44,8 +44,11 @@ use tokio::sync::{OnceCell, Semaphore};
 
 /// The longest query string accepted, in bytes.
 pub const MAX_QUERY_BYTES: usize = 512;
-/// Lookups running at once; more requests wait their turn.
-pub const MAX_BUSY: usize = 8;
+/// Lookups running at once: twice the cores (more only make the threads wait
+/// for one another at the block cache's lock); more requests wait their turn.
+pub fn max_busy() -> usize {
+    2 * std::thread::available_parallelism().map_or(2, |n| n.get())
+}
 /// Lookups waiting for their turn; beyond that a request is answered 503.
 pub const MAX_QUEUED: usize = 256;
 /// The longest error message sent, in characters (an echo of bad input is
@@ -179,7 +182,7 @@ fn params(q: Result<Query<PositionParams>, QueryRejection>) -> Result<PositionPa
         .map_err(|e| ApiError::bad_request(format!("query string: {}", e.body_text())))
 }
 
-/// Runs `f` on the blocking pool, at most [`MAX_BUSY`] at a time; a panic is a
+/// Runs `f` on the blocking pool, at most [`max_busy`] at a time; a panic is a
 /// 500, never a dropped connection.
 async fn blocking<T: Send + 'static>(
     shared: &Arc<Shared>,
@@ -389,7 +392,7 @@ pub fn router(db: Database) -> Router {
     let dir_names = [Some(given), resolved.ok()].into_iter().flatten().collect();
     let shared = Arc::new(Shared {
         db,
-        busy: Semaphore::new(MAX_BUSY),
+        busy: Semaphore::new(max_busy()),
         queued: AtomicUsize::new(0),
         dir_names,
         sector_reports: Mutex::new(HashMap::new()),
@@ -426,4 +429,33 @@ pub async fn serve(
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
     listen::serve_router(router(db), listener, limits, shutdown).await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn at_most_max_queued_wait_and_a_place_is_given_back() {
+        let queued = AtomicUsize::new(0);
+        let places: Vec<Queued> = (0..MAX_QUEUED)
+            .map(|_| Queued::join(&queued).expect("a place"))
+            .collect();
+        assert!(Queued::join(&queued).is_none(), "a place beyond the bound");
+        // the refused one took no place
+        assert_eq!(queued.load(Ordering::Relaxed), MAX_QUEUED);
+        drop(places);
+        assert_eq!(queued.load(Ordering::Relaxed), 0);
+        assert!(Queued::join(&queued).is_some());
+    }
+
+    #[test]
+    fn messages_are_bounded() {
+        let e = ApiError::bad_request("é".repeat(5 * MAX_MESSAGE));
+        assert!(
+            e.message.chars().count() <= MAX_MESSAGE + 3,
+            "{}",
+            e.message
+        );
+    }
 }
