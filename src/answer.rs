@@ -239,6 +239,48 @@ impl OpeningSearch<'_> {
 /// draws, blessed losses, losses (slowest first). A conversion counts from
 /// the mover: one ply for a removal or a move that ends the game, one more
 /// than the child's `dtc` otherwise.
+/// How good `m` is for the side making it, lower first: the order of
+/// [`Database::answer_at`]'s list where the move carries its standing under
+/// the rule, else of the plain value ([`Value::cmp_as_child`]). Moves with
+/// the same key are equally good.
+pub fn preference(m: &EvaluatedMove) -> (u8, i32) {
+    match m.rule {
+        Some(_) => rule_order(m),
+        None => match m.value {
+            Value::Loss(n) => (0, n as i32),
+            Value::Draw => (2, 0),
+            Value::Win(n) => (4, -(n as i32)),
+        },
+    }
+}
+
+/// The outcome of `m` for the side making it: win, draw or loss, under the
+/// rule where the move carries its standing (a cursed win and a blessed
+/// loss are draws), else by the plain value.
+pub fn outcome_for_mover(m: &EvaluatedMove) -> Outcome {
+    match m.rule.map(|r| r.category) {
+        Some(Category::Loss) => Outcome::Win,
+        Some(Category::Win) => Outcome::Loss,
+        Some(_) => Outcome::Draw,
+        None => match m.value {
+            Value::Loss(_) => Outcome::Win,
+            Value::Draw => Outcome::Draw,
+            Value::Win(_) => Outcome::Loss,
+        },
+    }
+}
+
+/// Win, draw or loss, best first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Outcome {
+    /// A win.
+    Win,
+    /// A draw.
+    Draw,
+    /// A loss.
+    Loss,
+}
+
 fn rule_order(m: &EvaluatedMove) -> (u8, i32) {
     let child = m.rule.expect("set by answer_at");
     let converts = m.mv.remove.is_some() || m.value == Value::Loss(0);

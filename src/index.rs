@@ -226,7 +226,7 @@ impl fmt::Display for SubspaceParseError {
             "{:?} is not a subspace: write MOVER-OPPONENT stones on board, \
              {MIN_STONES}..{STONES_PER_SIDE} each (e.g. 7-6), or a placement sector \
              MOVER-OPPONENT/MOVER_HAND-OPPONENT_HAND (e.g. 4-4/5-5; see `millbase subspaces`)",
-            self.0
+            crate::position::excerpt(&self.0)
         )
     }
 }

@@ -17,7 +17,10 @@
 //! - [`query`] (probes) ← [`wdl`] (whole-table maps) ← [`opening`] (placement
 //!   search) ← [`answer`] (value and move list, the JSON of `docs/RULES.md`);
 //!   [`report`] holds the other commands' JSON shapes, [`records`] the longest
-//!   positions and histograms; [`server`] (the web explorer) serves answers.
+//!   positions and histograms; [`server`] (the web explorer) serves answers;
+//! - [`game`] (a game: moves, counter, repetitions, its end) ← [`players`]
+//!   (the levels, from a random mover to perfect play, and games between
+//!   them).
 //!
 //! # Probing a database and walking a line
 //!
@@ -54,9 +57,11 @@
 #![warn(missing_docs)]
 
 pub mod answer;
+mod block_cache;
 pub mod children;
 pub mod counter;
 pub mod db;
+pub mod game;
 pub mod generate;
 pub mod geometry;
 pub mod index;
@@ -64,6 +69,7 @@ pub mod moves;
 pub mod opening;
 pub mod placement;
 pub mod plan;
+pub mod players;
 pub mod position;
 pub mod query;
 pub mod records;

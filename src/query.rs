@@ -34,7 +34,7 @@ use crate::rules::Rules;
 use crate::solver::prefetch;
 use crate::storage::{Encoding, FileIdentity, StorageError, Table, corrupt, io_err};
 use crate::value::{Cell, Value};
-use rustc_hash::FxBuildHasher;
+
 use smallvec::SmallVec;
 use std::collections::BTreeMap;
 use std::fmt;
@@ -113,24 +113,15 @@ fn table_slot(sub: Subspace) -> Option<usize> {
     (fields.iter().all(|&f| f <= 9)).then(|| fields.iter().fold(0, |k, &f| 10 * k + f as usize))
 }
 
-/// Decoded blocks by (the id of the opened file, block), evicted by
-/// S3-FIFO (`quick_cache`): a hit only marks its entry, a block read once
-/// leaves before blocks read again. A block's entries follow its reference
-/// counts in one allocation, so an entry's address comes from the map
-/// without a further load. A file opened anew gets a new id: blocks of the
-/// file it replaced are never read again and age out.
-type BlockCache =
-    quick_cache::unsync::Cache<(u32, u64), Arc<[Cell]>, quick_cache::UnitWeighter, FxBuildHasher>;
+/// Decoded blocks by (the id of the opened file, block): a file opened anew
+/// gets a new id, so blocks of the file it replaced are never read again and
+/// age out. A block's entries follow its reference counts in one allocation,
+/// so an entry's address comes from the map without a further load.
+use crate::block_cache::BlockCache;
 
 /// An empty cache of `blocks` blocks.
 fn block_cache(blocks: usize) -> BlockCache {
-    BlockCache::with(
-        blocks,
-        blocks as u64,
-        quick_cache::UnitWeighter,
-        FxBuildHasher,
-        Default::default(),
-    )
+    BlockCache::new(blocks)
 }
 
 /// An opened file of the database, with the id its cached blocks go by.

@@ -273,10 +273,22 @@ fn errors_echo_little_of_a_request() {
         format!("/api/stats/{}", "x".repeat(3000)),
         format!("/{}", "y".repeat(3000)),
         format!("/api/mainline?max_plies={}", "1".repeat(400)),
+        format!(
+            "/api/mainline?position=WW.....BB..........W.B..%20w%200%200&max_plies={}",
+            "1".repeat(400)
+        ),
+        format!(
+            "/api/query?position=WW.....BB..........W.B..%20w%200%200&counter={}",
+            "1".repeat(400)
+        ),
     ] {
         let (status, body) = get(&host, &path);
         assert!((400..500).contains(&status), "{status}");
         assert!(body.len() < 400, "{status}: {} bytes: {body}", body.len());
+        // what of the request comes back is an excerpt, not a long run
+        for c in ['9', 'x', 'y', '1'] {
+            assert!(!body.contains(&c.to_string().repeat(100)), "{body}");
+        }
     }
 }
 

@@ -1,5 +1,6 @@
 //! The command line: one module per command, each a thin call into the library.
 
+mod arena;
 mod checksums;
 mod generate;
 mod line;
@@ -102,6 +103,14 @@ enum Command {
     /// statistics per subspace. The API (JSON): /api/query?position=POS,
     /// /api/mainline?position=POS, /api/stats, /api/stats/SECTOR, /api/health.
     Serve(serve::ServeArgs),
+    /// Play games between two levels (random, simple, hard, expert, perfect,
+    /// ultra) on every core.
+    ///
+    /// Prints wins, draws and losses with a 95% interval and the time per
+    /// move of each level; with --db, every move is judged by the database
+    /// (a mistake turns a win into a draw or a draw into a loss, a blunder a
+    /// win into a loss) and the mistakes per 100 moves are given by phase.
+    Arena(arena::ArenaArgs),
 }
 
 /// `--no-flying`.
@@ -326,5 +335,6 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
         Command::Probe(a) => probe::run(a, out),
         Command::Serve(a) => serve::run(a, out),
         Command::Checksums(a) => checksums::run(a, out),
+        Command::Arena(a) => arena::run(a, out),
     }
 }

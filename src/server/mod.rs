@@ -158,7 +158,8 @@ impl PositionParams {
             .map(|t| {
                 t.parse::<u16>().map_err(|_| {
                     ApiError::bad_request(format!(
-                        "counter: {t:?} is not a number of plies since the last removal"
+                        "counter: {:?} is not a number of plies since the last removal",
+                        crate::position::excerpt(t)
                     ))
                 })
             })
@@ -276,7 +277,8 @@ async fn mainline(
             .filter(|&n| n <= MAX_DRAW_PLIES)
             .ok_or_else(|| {
                 ApiError::bad_request(format!(
-                    "max_plies: {t:?} is not a number from 0 to {MAX_DRAW_PLIES}"
+                    "max_plies: {:?} is not a number from 0 to {MAX_DRAW_PLIES}",
+                    crate::position::excerpt(t)
                 ))
             })?,
     };

@@ -1,0 +1,235 @@
+//! `millbase arena`: games between two levels, on every core.
+
+use super::{Failure, RuleArgs, ThreadArgs, parse_position, write_json};
+use clap::Args;
+use millbase::players::Level;
+use millbase::players::arena::{Judgement, PlayerSummary, Tally, play_game, result_name};
+use millbase::position::{Color, Position};
+use millbase::query::Database;
+use millbase::rules::{DEFAULT_MOVE_LIMIT, MAX_MOVE_LIMIT};
+use rayon::prelude::*;
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+#[derive(Args)]
+pub struct ArenaArgs {
+    /// White's level: random, simple, hard, expert, perfect or ultra
+    /// (perfect and ultra need --db).
+    #[arg(long, value_name = "LEVEL", value_parser = parse_level)]
+    white: Level,
+    /// Black's level.
+    #[arg(long, value_name = "LEVEL", value_parser = parse_level)]
+    black: Level,
+    /// Games to play.
+    #[arg(long, value_name = "N", default_value_t = 100)]
+    games: usize,
+    /// Play every second game with the colours exchanged.
+    #[arg(long)]
+    swap: bool,
+    /// Seed of the players' choices among equal moves: the same seed plays
+    /// the same games.
+    #[arg(long, value_name = "S", default_value_t = 1)]
+    seed: u64,
+    /// Database directory: for perfect and ultra, and to judge every move
+    /// (mistakes by phase). Its variant is played.
+    #[arg(long, value_name = "DIR")]
+    db: Option<PathBuf>,
+    /// The start of every game (default: the initial position).
+    #[arg(long, value_name = "POS")]
+    position: Option<String>,
+    /// Plies without a removal that draw the game.
+    #[arg(long, value_name = "L", default_value_t = DEFAULT_MOVE_LIMIT,
+          value_parser = clap::value_parser!(u16).range(1..=i64::from(MAX_MOVE_LIMIT)))]
+    move_limit: u16,
+    #[command(flatten)]
+    threads: ThreadArgs,
+    #[command(flatten)]
+    rules: RuleArgs,
+    /// One JSON line per game, then a summary line.
+    #[arg(long)]
+    json: bool,
+}
+
+fn parse_level(s: &str) -> Result<Level, String> {
+    Level::from_name(s).ok_or_else(|| {
+        let names: Vec<&str> = Level::ALL.iter().map(|l| l.name()).collect();
+        format!("{s:?} is not a level: one of {}", names.join(", "))
+    })
+}
+
+/// One game's line of `--json`.
+#[derive(Serialize)]
+struct GameLine {
+    game: usize,
+    white: &'static str,
+    black: &'static str,
+    result: &'static str,
+    reason: &'static str,
+    plies: usize,
+    moves: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    mistakes: Option<BTreeMap<&'static str, u64>>,
+}
+
+/// A seed for game `i`'s player of `side`, from the run's seed.
+fn seed_of(seed: u64, i: usize, side: u64) -> u64 {
+    // SplitMix64 of (seed, game, side): distinct games get unrelated seeds
+    let mut z = seed
+        .wrapping_add((i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15))
+        .wrapping_add(side.wrapping_mul(0xD1B5_4A32_D192_ED03));
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+pub fn run(a: ArenaArgs, out: &mut impl Write) -> Result<(), Failure> {
+    let start = match &a.position {
+        Some(p) => parse_position(p)?,
+        None => Position::initial(),
+    };
+    if a.games == 0 {
+        return Err(Failure::input("--games 0: give at least one game"));
+    }
+    for level in [a.white, a.black] {
+        if level.needs_database() && a.db.is_none() {
+            return Err(Failure::input(format!(
+                "the {level} player reads the database: give --db DIR (millbase generate builds one)"
+            )));
+        }
+    }
+    let db = match &a.db {
+        Some(dir) => Some(Arc::new(Database::open(dir)?)),
+        None => None,
+    };
+    if db.is_some() && a.rules.no_flying {
+        return Err(Failure::input(
+            "--no-flying with --db: the database's variant is played; leave --no-flying out",
+        ));
+    }
+    let rules = db.as_ref().map_or(a.rules.rules(), |d| d.rules());
+    a.threads.apply()?;
+    let bar = indicatif::ProgressBar::new(a.games as u64).with_style(
+        indicatif::ProgressStyle::with_template(
+            "{bar:30} {pos}/{len} games, {elapsed} ({eta} left)",
+        )
+        .expect("a valid template"),
+    );
+    let mut tallies: BTreeMap<&'static str, Tally> = BTreeMap::new();
+    // the games are played on every core; each finished one is written and
+    // counted here as it comes
+    let (tx, rx) = std::sync::mpsc::channel();
+    let (swap, seed, move_limit, games) = (a.swap, a.seed, a.move_limit, a.games);
+    let (white_level, black_level) = (a.white, a.black);
+    let mut failure = None;
+    std::thread::scope(|s| -> Result<(), Failure> {
+        let db = db.as_ref();
+        s.spawn(move || {
+            (0..games).into_par_iter().for_each_with(tx, |tx, i| {
+                let (white, black) = if swap && i % 2 == 1 {
+                    (black_level, white_level)
+                } else {
+                    (white_level, black_level)
+                };
+                let seeds = (seed_of(seed, i, 0), seed_of(seed, i, 1));
+                let played = play_game(start, rules, move_limit, (white, black), seeds, db);
+                let _ = tx.send((i, white, black, played));
+            })
+        });
+        for (i, white, black, played) in rx {
+            let played = match played {
+                Ok(p) => p,
+                Err(e) => {
+                    failure.get_or_insert(Failure::fault(format!("game {i}: {e}")));
+                    continue;
+                }
+            };
+            let result = played.game.result().expect("played to the end");
+            tallies
+                .entry(white.name())
+                .or_default()
+                .add(&played, Color::White);
+            tallies
+                .entry(black.name())
+                .or_default()
+                .add(&played, Color::Black);
+            if a.json {
+                let mistakes = db.map(|_| {
+                    let count = |side| {
+                        (played.moves.iter())
+                            .filter(|m| m.side == side)
+                            .filter(|m| m.judgement.is_some_and(|j| j != Judgement::Keeps))
+                            .count() as u64
+                    };
+                    BTreeMap::from([
+                        ("white", count(Color::White)),
+                        ("black", count(Color::Black)),
+                    ])
+                });
+                let line = GameLine {
+                    game: i,
+                    white: white.name(),
+                    black: black.name(),
+                    result: result_name(result),
+                    reason: result.reason.name(),
+                    plies: played.game.moves().len(),
+                    moves: played.game.record(),
+                    mistakes,
+                };
+                write_json(out, &line)?;
+            }
+            bar.inc(1);
+        }
+        Ok(())
+    })?;
+    bar.finish_and_clear();
+    if let Some(f) = failure {
+        return Err(f);
+    }
+    let summary: BTreeMap<&str, _> = tallies.iter().map(|(k, t)| (*k, t.summary())).collect();
+    if a.json {
+        #[derive(Serialize)]
+        struct SummaryLine<'a> {
+            summary: &'a BTreeMap<&'a str, PlayerSummary>,
+        }
+        write_json(out, &SummaryLine { summary: &summary })?;
+        return Ok(());
+    }
+    writeln!(
+        out,
+        "{} games, {} rules, from {start}{}:",
+        a.games,
+        rules.name(),
+        if a.swap {
+            ", colours exchanged every second game"
+        } else {
+            ""
+        }
+    )?;
+    for (name, s) in &summary {
+        writeln!(
+            out,
+            "  {name:<8} {:>5} wins {:>5} draws {:>5} losses  score {:.3} (95%: {:.3} to {:.3})  \
+             {:.1} ms a move (median; at most {:.1})",
+            s.wins,
+            s.draws,
+            s.losses,
+            s.score,
+            s.ci95[0],
+            s.ci95[1],
+            s.ms_per_move.median,
+            s.ms_per_move.max
+        )?;
+        if let Some(m) = &s.mistakes_per_100 {
+            let parts: Vec<String> = m.iter().map(|(p, x)| format!("{p:?} {x:.2}")).collect();
+            writeln!(
+                out,
+                "           mistakes per 100 moves: {}",
+                parts.join(", ").to_lowercase()
+            )?;
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,410 @@
+//! Games and players: a game ends by the rules of docs/RULES.md with the
+//! right reason; every player plays only moves the naive rules of the tests
+//! allow; the same seed plays the same game; `perfect` and `ultra` never
+//! lower their outcome, move by move, as the tables judge it; `arena`'s JSON.
+
+mod common;
+mod naive;
+
+use millbase::Rules;
+use millbase::game::{Game, Reason};
+use millbase::generate::{Silent, generate};
+use millbase::index::Indexer;
+use millbase::plan::Limits;
+use millbase::players::Level;
+use millbase::players::arena::{Judgement, play_game};
+use millbase::position::{Color, Position};
+use millbase::query::Database;
+use naive::Naive;
+use std::sync::Arc;
+
+/// The whole game with `stones` a side (flying), with the no-removal rule's
+/// tables when `rule`.
+fn database(stones: u8, rule: bool) -> (tempfile::TempDir, Arc<Database>) {
+    let dir = tempfile::tempdir().unwrap();
+    let limits = Limits {
+        max_stones: stones,
+        max_total: 2 * stones,
+        placement: true,
+        move_limit: rule.then_some(100),
+    };
+    generate(
+        dir.path(),
+        Rules::default(),
+        limits,
+        &Indexer::new(),
+        &Silent,
+    )
+    .unwrap();
+    let db = Arc::new(Database::open(dir.path()).unwrap());
+    (dir, db)
+}
+
+fn start(stones: u8) -> Position {
+    format!("........................ w {stones} {stones}")
+        .parse()
+        .unwrap()
+}
+
+#[test]
+fn a_record_takes_move_numbers_upper_case_and_commas() {
+    let rules = Rules::default();
+    let g = Game::from_record(Position::initial(), rules, 0, "1. D1 a1, 2. d2 A4 3.").unwrap();
+    assert_eq!(g.record(), "d1 a1 d2 a4");
+    assert_eq!(g.numbered_record(), "1. d1 a1 2. d2 a4");
+    assert_eq!(g.counter(), 4);
+    // the first move that cannot be played is named, with its ply and why
+    let e = Game::from_record(Position::initial(), rules, 0, "d1 d1").unwrap_err();
+    assert_eq!(e.ply, 2);
+    assert!(e.reason.contains("not empty"), "{e}");
+    let e = Game::from_record(Position::initial(), rules, 0, "d1 b7").unwrap_err();
+    assert_eq!(e.ply, 2);
+    // a removal resets the counter; undo takes it back
+    let mut g = Game::from_record(Position::initial(), rules, 7, "d1 a1 d2 a4").unwrap();
+    assert_eq!(g.counter(), 11);
+    g.play("d3xa1".parse().unwrap()).unwrap();
+    assert_eq!(g.counter(), 0);
+    assert_eq!(g.undo().map(|m| m.to_string()).as_deref(), Some("d3xa1"));
+    assert_eq!(g.counter(), 11);
+}
+
+#[test]
+fn threefold_repetition_and_the_no_removal_rule_end_games() {
+    let rules = Rules::default();
+    // four stones a side, each side moving one stone back and forth
+    let pos: Position = "W..W....W....WB..BB..B.. w 0 0".parse().unwrap();
+    let shuffle = ["a1-d1", "a7-d7", "d1-a1", "d7-a7"];
+    let mut g = Game::new(pos, rules, 0);
+    for (i, mv) in shuffle.iter().chain(shuffle.iter()).enumerate() {
+        assert!(
+            g.result().is_none(),
+            "over before ply {}: {:?}",
+            i + 1,
+            g.result()
+        );
+        g.play(mv.parse().unwrap()).unwrap();
+        assert_eq!(g.counter(), i as u16 + 1);
+    }
+    // the start stands for the third time now
+    assert_eq!(g.repetitions(), 3);
+    let r = g.result().expect("threefold repetition");
+    assert_eq!((r.winner, r.reason), (None, Reason::Repetition));
+    assert_eq!(r.to_string(), "threefold repetition: a draw");
+    assert!(
+        g.play("a1-d1".parse().unwrap()).is_err(),
+        "a move after the end"
+    );
+    // undone, the game goes on
+    g.undo();
+    assert!(g.result().is_none());
+    assert_eq!(g.repetitions(), 2);
+    // the counter reaching 100: a draw by the rule
+    let mut g = Game::new(pos, rules, 97);
+    for mv in ["a1-d1", "a7-d7"] {
+        g.play(mv.parse().unwrap()).unwrap();
+        assert!(g.result().is_none());
+    }
+    g.play("d1-a1".parse().unwrap()).unwrap();
+    let r = g.result().expect("100 plies without a removal");
+    assert_eq!((r.winner, r.reason), (None, Reason::NoRemoval));
+    assert_eq!(r.to_string(), "100 plies without a removal: a draw");
+    // fewer than 3 stones: the side to move has lost
+    let won: Position = "WW.....BB..........W.B.. w 0 0".parse().unwrap();
+    let mut g = Game::new(won, rules, 0);
+    g.play("d6-g1xd3".parse().unwrap()).unwrap();
+    let r = g.result().unwrap();
+    assert_eq!((r.winner, r.reason), (Some(Color::White), Reason::Stones));
+    // no legal move: the side to move has lost (four Black corners, each
+    // shut in by White)
+    let blocked: Position = "BWB......W....W......BWB b 0 0".parse().unwrap();
+    let g = Game::new(blocked, rules, 0);
+    let r = g.result().expect("Black cannot move");
+    assert_eq!((r.winner, r.reason), (Some(Color::White), Reason::Blocked));
+    assert!(g.legal_moves().is_empty());
+}
+
+/// Checks every move of a game of `white` against `black` from `start`
+/// against the naive rules, and returns the record.
+fn checked_game(
+    white: Level,
+    black: Level,
+    start: Position,
+    seed: u64,
+    db: Option<&Arc<Database>>,
+) -> String {
+    let played = play_game(
+        start,
+        Rules::default(),
+        100,
+        (white, black),
+        (seed, seed + 1),
+        db,
+    )
+    .unwrap();
+    let g = &played.game;
+    for (i, mv) in g.moves().iter().enumerate() {
+        let before = g.positions()[i];
+        let after = g.positions()[i + 1];
+        let naive = Naive::from_position(&before, true);
+        let children = naive.children();
+        assert!(
+            children
+                .iter()
+                .any(|(text, child)| *text == mv.to_string() && child.to_position() == after),
+            "{white} vs {black}: move {} ({mv}) of {before} is not a legal move by the naive rules",
+            i + 1
+        );
+    }
+    assert!(g.result().is_some());
+    g.record()
+}
+
+#[test]
+fn every_player_plays_legal_moves_and_a_seed_replays_its_game() {
+    let (_dir, db) = database(4, false);
+    let levels = [
+        Level::Random,
+        Level::Simple,
+        Level::Hard,
+        Level::Expert,
+        Level::Perfect,
+        Level::Ultra,
+    ];
+    for (i, &white) in levels.iter().enumerate() {
+        let black = levels[(i + 1) % levels.len()];
+        let a = checked_game(white, black, start(4), 7, Some(&db));
+        let b = checked_game(white, black, start(4), 7, Some(&db));
+        assert_eq!(
+            a, b,
+            "{white} vs {black}: the same seed played another game"
+        );
+    }
+    // another seed plays another game (random against random)
+    let games: std::collections::HashSet<String> = (0..5)
+        .map(|s| checked_game(Level::Random, Level::Random, start(4), s, None))
+        .collect();
+    assert!(games.len() > 1);
+}
+
+/// Plays `games` games of `level` against each opponent, both colours,
+/// and checks that no move of `level` lowered its outcome.
+fn never_lowers(level: Level, db: &Arc<Database>, stones: u8, games: u64) {
+    for opponent in [Level::Random, Level::Simple, Level::Perfect] {
+        for seed in 0..games {
+            for (white, black, side) in [
+                (level, opponent, Color::White),
+                (opponent, level, Color::Black),
+            ] {
+                let played = play_game(
+                    start(stones),
+                    Rules::default(),
+                    100,
+                    (white, black),
+                    (seed, seed + 99),
+                    Some(db),
+                )
+                .unwrap();
+                for (i, m) in played.moves.iter().enumerate() {
+                    if m.side == side {
+                        assert_eq!(
+                            m.judgement,
+                            Some(Judgement::Keeps),
+                            "{level} ({side:?}) against {opponent}, seed {seed}: move {} of {}",
+                            i + 1,
+                            played.game.record()
+                        );
+                    }
+                }
+                let r = played.game.result().unwrap();
+                assert_ne!(
+                    r.winner,
+                    Some(side.other()),
+                    "{level} lost: {}",
+                    played.game.record()
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn perfect_and_ultra_never_lower_their_outcome_in_the_4_stone_game() {
+    let (_dir, db) = database(4, true);
+    never_lowers(Level::Perfect, &db, 4, 4);
+    never_lowers(Level::Ultra, &db, 4, 4);
+}
+
+#[test]
+fn perfect_and_ultra_never_lower_their_outcome_in_the_5_stone_game() {
+    let (_dir, db) = database(5, true);
+    never_lowers(Level::Perfect, &db, 5, 2);
+    never_lowers(Level::Ultra, &db, 5, 2);
+}
+
+#[test]
+fn arena_json_lines_and_summary() {
+    let (dir, _db) = database(4, false);
+    let out = common::run(&[
+        "arena",
+        "--white",
+        "perfect",
+        "--black",
+        "random",
+        "--games",
+        "6",
+        "--swap",
+        "--seed",
+        "3",
+        "--db",
+        dir.path().to_str().unwrap(),
+        "--position",
+        "........................ w 4 4",
+        "--json",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 7, "{text}");
+    let mut seen = vec![];
+    for g in &lines[..6] {
+        seen.push(g["game"].as_u64().unwrap());
+        let (w, b) = (g["white"].as_str().unwrap(), g["black"].as_str().unwrap());
+        assert!(
+            matches!((w, b), ("perfect", "random") | ("random", "perfect")),
+            "{g}"
+        );
+        assert!(["white", "black", "draw"].contains(&g["result"].as_str().unwrap()));
+        assert!(
+            ["stones", "blocked", "repetition", "no-removal"]
+                .contains(&g["reason"].as_str().unwrap()),
+            "{g}"
+        );
+        // the record replays to the end the line gives
+        let record = g["moves"].as_str().unwrap();
+        let game = Game::from_record(start(4), Rules::default(), 0, record).unwrap();
+        assert_eq!(game.moves().len() as u64, g["plies"].as_u64().unwrap());
+        let r = game.result().expect("the record ends the game");
+        assert_eq!(r.reason.name(), g["reason"]);
+        let perfect_side = if w == "perfect" { "white" } else { "black" };
+        assert_eq!(g["mistakes"][perfect_side], 0, "{g}");
+        assert_ne!(
+            g["result"],
+            if perfect_side == "white" {
+                "black"
+            } else {
+                "white"
+            }
+        );
+    }
+    seen.sort();
+    assert_eq!(seen, (0..6).collect::<Vec<_>>());
+    let s = &lines[6]["summary"];
+    for p in ["perfect", "random"] {
+        let n = |k: &str| s[p][k].as_u64().unwrap();
+        assert_eq!(n("wins") + n("draws") + n("losses"), 6, "{s}");
+        let ci = s[p]["ci95"].as_array().unwrap();
+        let score = s[p]["score"].as_f64().unwrap();
+        assert!(
+            ci[0].as_f64().unwrap() <= score && score <= ci[1].as_f64().unwrap(),
+            "{s}"
+        );
+        assert!(
+            s[p]["ms_per_move"]["median"].as_f64().unwrap()
+                <= s[p]["ms_per_move"]["max"].as_f64().unwrap()
+        );
+        assert!(s[p]["mistakes_per_100"].is_object(), "{s}");
+    }
+    assert_eq!(s["perfect"]["losses"], 0);
+    assert_eq!(s["perfect"]["wins"], s["random"]["losses"]);
+    // without a database, perfect is refused with a message naming --db
+    let out = common::run(&["arena", "--white", "perfect", "--black", "random"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--db"));
+}
+
+#[test]
+fn simple_walks_into_a_double_mill_that_expert_sees() {
+    // the movement phase of the 6-stone game
+    let dir = tempfile::tempdir().unwrap();
+    let limits = Limits {
+        max_stones: 6,
+        max_total: 12,
+        placement: false,
+        move_limit: None,
+    };
+    generate(
+        dir.path(),
+        Rules::default(),
+        limits,
+        &Indexer::new(),
+        &Silent,
+    )
+    .unwrap();
+    let db = Database::open(dir.path()).unwrap();
+    let rules = Rules::default();
+    // 6 against 6, White to move, a draw: only e5-e4 holds it; after any
+    // other move Black builds a double mill (a stone that closes a mill at
+    // every move: f2 and d2 in the line below)
+    let pos: Position = "WBW...BBW....BB.WW..BW.. w 0 0".parse().unwrap();
+    assert_eq!(db.probe(&pos).unwrap(), millbase::Value::Draw);
+    let all = millbase::moves::legal_moves(&pos, rules);
+    for &m in &all {
+        let v = db.probe(&millbase::moves::apply(&pos, m)).unwrap();
+        if m.to_string() == "e5-e4" {
+            assert_eq!(v, millbase::Value::Draw);
+        } else {
+            assert!(matches!(v, millbase::Value::Win(_)), "{m}: Black {v}");
+        }
+    }
+    // after a7-a4, Black's perfect line moves one stone back and forth,
+    // closing a mill each time
+    let after = millbase::moves::apply(&pos, "a7-a4".parse().unwrap());
+    let line = db.line(&after, 40).unwrap();
+    let black: Vec<millbase::Move> = line.steps.iter().step_by(2).map(|s| s.mv).collect();
+    assert!(
+        black.windows(2).any(|w| w[0].remove.is_some()
+            && w[1].remove.is_some()
+            && w[1].from == Some(w[0].to)
+            && Some(w[1].to) == w[0].from),
+        "no stone shuttles between two mills in {:?}",
+        black.iter().map(|m| m.to_string()).collect::<Vec<_>>()
+    );
+    // simple, 2 plies deep, sees no difference between the moves ...
+    let seen = rustc_hash::FxHashSet::default();
+    let found = millbase::players::search::search(
+        &pos,
+        rules,
+        millbase::players::search::Config::SIMPLE,
+        &seen,
+    );
+    assert_eq!(found.best.len(), all.len(), "simple told the moves apart");
+    // ... and so walks into the double mill with most seeds; expert never
+    let game = Game::new(pos, rules, 0);
+    let mut lost = 0;
+    for seed in 0..8 {
+        let s = Level::Simple
+            .player(seed, None)
+            .unwrap()
+            .choose(&game)
+            .unwrap();
+        lost += usize::from(s.to_string() != "e5-e4");
+        let e = Level::Expert
+            .player(seed, None)
+            .unwrap()
+            .choose(&game)
+            .unwrap();
+        assert_eq!(e.to_string(), "e5-e4", "expert, seed {seed}");
+    }
+    assert!(
+        lost >= 4,
+        "simple held the draw with {} of 8 seeds",
+        8 - lost
+    );
+}
