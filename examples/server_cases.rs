@@ -28,113 +28,30 @@
 //!    requests and closes at once; the time until `/api/health` is answered
 //!    on a new connection.
 
-use millbase::moves;
-use millbase::position::Position;
-use rand::rngs::StdRng;
-use rand::{Rng, SeedableRng};
-use std::io::{BufRead, BufReader, Read, Write};
+#[path = "support/http.rs"]
+mod http;
+
+use http::{peak_mb, random_positions, request, start};
+use std::io::{BufReader, Read, Write};
 use std::net::TcpStream;
-use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 /// A 29-ply win of the 5-stone game (README): its main line asks 29 move
 /// lists.
 const LONG_WIN: &str = "......WW..WWW..BBB.B.... w 0 0";
 
-/// Positions of random games from the initial position with `stones` a side.
-fn random_positions(n: usize, stones: u8, rules: millbase::Rules, seed: u64) -> Vec<Position> {
-    let mut rng = StdRng::seed_from_u64(seed);
-    let root: Position = format!("........................ w {stones} {stones}")
-        .parse()
-        .unwrap();
-    let mut out = vec![];
-    while out.len() < n {
-        let mut p = root;
-        for _ in 0..rng.random_range(0..60) {
-            let list = moves::legal_moves(&p, rules);
-            if list.is_empty() {
-                break;
-            }
-            p = moves::apply(&p, list[rng.random_range(0..list.len())]);
-        }
-        if !p.mover_below_minimum() && p.validate().is_ok() {
-            out.push(p);
-        }
-    }
-    out
-}
-
 fn path_of(api: &str, p: &str) -> String {
     format!("/api/{api}?position={}", p.replace(' ', "%20"))
 }
 
-/// One request on a kept-alive connection: its status.
-fn request(reader: &mut BufReader<TcpStream>, host: &str, path: &str) -> u16 {
-    let request = format!("GET {path} HTTP/1.1\r\nHost: {host}\r\n\r\n");
-    reader.get_mut().write_all(request.as_bytes()).unwrap();
-    let (mut status, mut length, mut line) = (0, 0usize, String::new());
-    loop {
-        line.clear();
-        if reader.read_line(&mut line).unwrap() == 0 {
-            return 0; // closed by the server
-        }
-        let l = line.trim_end();
-        if l.is_empty() {
-            break;
-        }
-        if let Some(rest) = l.strip_prefix("HTTP/1.1 ") {
-            status = rest[..3].parse().unwrap();
-        }
-        if let Some(v) = l.to_ascii_lowercase().strip_prefix("content-length:") {
-            length = v.trim().parse().unwrap();
-        }
-    }
-    let mut body = vec![0u8; length];
-    reader.read_exact(&mut body).unwrap();
-    status
-}
-
-/// Starts `exe serve --db db` on a free loopback port: the process and the
-/// `HOST:PORT` it printed.
-fn start(exe: &std::path::Path, db: &str) -> (std::process::Child, String) {
-    let mut server = Command::new(exe)
-        .args(["serve", "--db", db, "--addr", "127.0.0.1:0"])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap_or_else(|e| panic!("start {}: {e}", exe.display()));
-    let mut line = String::new();
-    BufReader::new(server.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let host = line
-        .split_whitespace()
-        .find_map(|w| w.strip_prefix("http://"))
-        .unwrap()
-        .trim_end_matches('/')
-        .to_string();
-    (server, host)
-}
-
 /// One request's JSON answer.
 fn get_json(reader: &mut BufReader<TcpStream>, host: &str, path: &str) -> serde_json::Value {
-    let request = format!("GET {path} HTTP/1.1\r\nHost: {host}\r\n\r\n");
-    reader.get_mut().write_all(request.as_bytes()).unwrap();
-    let (mut length, mut line) = (0usize, String::new());
-    loop {
-        line.clear();
-        reader.read_line(&mut line).unwrap();
-        let l = line.trim_end();
-        if l.is_empty() {
-            break;
-        }
-        if let Some(v) = l.to_ascii_lowercase().strip_prefix("content-length:") {
-            length = v.trim().parse().unwrap();
-        }
-    }
-    let mut body = vec![0u8; length];
-    reader.read_exact(&mut body).unwrap();
-    serde_json::from_slice(&body).unwrap()
+    serde_json::from_slice(&request(reader, host, path).1).unwrap()
+}
+
+/// One request's status.
+fn status(reader: &mut BufReader<TcpStream>, host: &str, path: &str) -> u16 {
+    request(reader, host, path).0
 }
 
 fn connect(host: &str) -> BufReader<TcpStream> {
@@ -155,7 +72,7 @@ fn rate(host: &str, path: &str, connections: usize, seconds: f64) -> (f64, bool)
                     let mut r = connect(host);
                     let (mut n, mut ok) = (0, true);
                     while start.elapsed().as_secs_f64() < seconds {
-                        ok &= request(&mut r, host, path) == 200;
+                        ok &= status(&mut r, host, path) == 200;
                         n += 1;
                     }
                     (n, ok)
@@ -169,17 +86,6 @@ fn rate(host: &str, path: &str, connections: usize, seconds: f64) -> (f64, bool)
         n as f64 / start.elapsed().as_secs_f64(),
         counts.iter().all(|c| c.1),
     )
-}
-
-fn peak_mb(pid: u32) -> f64 {
-    std::fs::read_to_string(format!("/proc/{pid}/status"))
-        .ok()
-        .and_then(|s| {
-            s.lines()
-                .find(|l| l.starts_with("VmHWM:"))
-                .and_then(|l| l.split_whitespace().nth(1)?.parse::<f64>().ok())
-        })
-        .map_or(0.0, |kb| kb / 1024.0)
 }
 
 /// Raises this process's open-file limit to the hard limit.
@@ -275,7 +181,7 @@ fn main() {
         let handles: Vec<_> = (sectors.iter())
             .map(|(_, name)| {
                 let host = &host;
-                s.spawn(move || request(&mut connect(host), host, &format!("/api/stats/{name}")))
+                s.spawn(move || status(&mut connect(host), host, &format!("/api/stats/{name}")))
             })
             .collect();
         handles.into_iter().map(|h| h.join().unwrap()).collect()
@@ -313,7 +219,7 @@ fn main() {
             s.spawn(move || {
                 let mut r = connect(host);
                 for p in part {
-                    request(&mut r, host, p);
+                    status(&mut r, host, p);
                 }
             });
         }
@@ -352,7 +258,7 @@ fn main() {
         let ok = TcpStream::connect(&host).is_ok_and(|s| {
             s.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
             let mut r = BufReader::new(s);
-            request(&mut r, &host, &query) == 200
+            status(&mut r, &host, &query) == 200
         });
         failed += usize::from(!ok);
         times.push(t.elapsed().as_secs_f64() * 1e3);
@@ -388,10 +294,10 @@ fn main() {
     drop(s);
     let t = Instant::now();
     let mut r = connect(&host);
-    let status = request(&mut r, &host, "/api/health");
+    let health = status(&mut r, &host, "/api/health");
     println!(
         "abandoned: 1,000 pipelined /api/mainline requests, connection closed; /api/health \
-         answered {status} after {:.3} s",
+         answered {health} after {:.3} s",
         t.elapsed().as_secs_f64()
     );
     println!("server peak memory {:.0} MB", peak_mb(server.id()));

@@ -74,24 +74,9 @@ impl fmt::Display for GameResult {
     }
 }
 
-/// A move that could not be played in a game.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct GameError {
-    /// The move's number in the game (its ply, from 1).
-    pub ply: usize,
-    /// The move as written.
-    pub text: String,
-    /// Why it could not be played.
-    pub reason: String,
-}
-
-impl fmt::Display for GameError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "move {} ({:?}): {}", self.ply, self.text, self.reason)
-    }
-}
-
-impl std::error::Error for GameError {}
+/// A move that could not be played in a game: its ply (from 1), the move as
+/// written and why.
+pub type GameError = moves::LineError;
 
 /// A game in progress or over.
 #[derive(Clone, Debug)]
@@ -146,9 +131,9 @@ impl Game {
     ) -> Result<Game, GameError> {
         let mut g = Game::new(start, rules, counter);
         for word in record_words(record) {
-            let ply = g.moves.len() + 1;
+            let number = g.moves.len() + 1;
             let fail = |reason: String| GameError {
-                ply,
+                number,
                 text: crate::position::excerpt(word),
                 reason,
             };
@@ -162,7 +147,7 @@ impl Game {
     /// error saying why and changes nothing.
     pub fn play(&mut self, mv: Move) -> Result<(), GameError> {
         let fail = |reason: String| GameError {
-            ply: self.moves.len() + 1,
+            number: self.moves.len() + 1,
             text: mv.to_string(),
             reason,
         };

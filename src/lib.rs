@@ -57,7 +57,6 @@
 #![warn(missing_docs)]
 
 pub mod answer;
-mod block_cache;
 pub mod children;
 pub mod counter;
 pub mod db;

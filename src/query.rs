@@ -35,6 +35,7 @@ use crate::solver::prefetch;
 use crate::storage::{Encoding, FileIdentity, StorageError, Table, corrupt, io_err};
 use crate::value::{Cell, Value};
 
+use rustc_hash::FxBuildHasher;
 use smallvec::SmallVec;
 use std::collections::BTreeMap;
 use std::fmt;
@@ -113,15 +114,22 @@ fn table_slot(sub: Subspace) -> Option<usize> {
     (fields.iter().all(|&f| f <= 9)).then(|| fields.iter().fold(0, |k, &f| 10 * k + f as usize))
 }
 
-/// Decoded blocks by (the id of the opened file, block): a file opened anew
-/// gets a new id, so blocks of the file it replaced are never read again and
-/// age out. A block's entries follow its reference counts in one allocation,
-/// so an entry's address comes from the map without a further load.
-use crate::block_cache::BlockCache;
+/// Decoded blocks by (the id of the opened file, block), evicted by
+/// S3-FIFO (`quick_cache`): a hit only marks its entry, a block read once
+/// leaves before blocks read again. A file opened anew gets a new id: blocks
+/// of the file it replaced are never read again and age out.
+type BlockCache =
+    quick_cache::unsync::Cache<(u32, u64), Arc<[Cell]>, quick_cache::UnitWeighter, FxBuildHasher>;
 
 /// An empty cache of `blocks` blocks.
 fn block_cache(blocks: usize) -> BlockCache {
-    BlockCache::new(blocks)
+    BlockCache::with(
+        blocks,
+        blocks as u64,
+        quick_cache::UnitWeighter,
+        FxBuildHasher,
+        Default::default(),
+    )
 }
 
 /// An opened file of the database, with the id its cached blocks go by.

@@ -8,8 +8,6 @@ mod naive;
 
 use millbase::Rules;
 use millbase::game::{Game, Reason};
-use millbase::generate::{Silent, generate};
-use millbase::index::Indexer;
 use millbase::plan::Limits;
 use millbase::players::Level;
 use millbase::players::arena::{Judgement, play_game};
@@ -21,21 +19,12 @@ use std::sync::Arc;
 /// The whole game with `stones` a side (flying), with the no-removal rule's
 /// tables when `rule`.
 fn database(stones: u8, rule: bool) -> (tempfile::TempDir, Arc<Database>) {
-    let dir = tempfile::tempdir().unwrap();
-    let limits = Limits {
+    let dir = common::flying_db(Limits {
         max_stones: stones,
         max_total: 2 * stones,
         placement: true,
         move_limit: rule.then_some(100),
-    };
-    generate(
-        dir.path(),
-        Rules::default(),
-        limits,
-        &Indexer::new(),
-        &Silent,
-    )
-    .unwrap();
+    });
     let db = Arc::new(Database::open(dir.path()).unwrap());
     (dir, db)
 }
@@ -55,10 +44,10 @@ fn a_record_takes_move_numbers_upper_case_and_commas() {
     assert_eq!(g.counter(), 4);
     // the first move that cannot be played is named, with its ply and why
     let e = Game::from_record(Position::initial(), rules, 0, "d1 d1").unwrap_err();
-    assert_eq!(e.ply, 2);
+    assert_eq!(e.number, 2);
     assert!(e.reason.contains("not empty"), "{e}");
     let e = Game::from_record(Position::initial(), rules, 0, "d1 b7").unwrap_err();
-    assert_eq!(e.ply, 2);
+    assert_eq!(e.number, 2);
     // a removal resets the counter; undo takes it back
     let mut g = Game::from_record(Position::initial(), rules, 7, "d1 a1 d2 a4").unwrap();
     assert_eq!(g.counter(), 11);
@@ -162,14 +151,7 @@ fn checked_game(
 #[test]
 fn every_player_plays_legal_moves_and_a_seed_replays_its_game() {
     let (_dir, db) = database(4, false);
-    let levels = [
-        Level::Random,
-        Level::Simple,
-        Level::Hard,
-        Level::Expert,
-        Level::Perfect,
-        Level::Ultra,
-    ];
+    let levels = Level::ALL;
     for (i, &white) in levels.iter().enumerate() {
         let black = levels[(i + 1) % levels.len()];
         let a = checked_game(white, black, start(4), 7, Some(&db));
@@ -332,21 +314,12 @@ fn arena_json_lines_and_summary() {
 #[test]
 fn simple_walks_into_a_double_mill_that_expert_sees() {
     // the movement phase of the 6-stone game
-    let dir = tempfile::tempdir().unwrap();
-    let limits = Limits {
+    let dir = common::flying_db(Limits {
         max_stones: 6,
         max_total: 12,
         placement: false,
         move_limit: None,
-    };
-    generate(
-        dir.path(),
-        Rules::default(),
-        limits,
-        &Indexer::new(),
-        &Silent,
-    )
-    .unwrap();
+    });
     let db = Database::open(dir.path()).unwrap();
     let rules = Rules::default();
     // 6 against 6, White to move, a draw: only e5-e4 holds it; after any

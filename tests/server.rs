@@ -7,28 +7,14 @@ mod common;
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
 use http_body_util::BodyExt;
-use millbase::Rules;
 use millbase::db::file_name;
-use millbase::generate::{Silent, generate};
-use millbase::index::{Indexer, Subspace};
+use millbase::index::Subspace;
 use millbase::plan::Limits;
 use millbase::position::Position;
 use millbase::query::Database;
 use tower::ServiceExt;
 
-/// A flying database within `limits`.
-fn db_within(limits: Limits) -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    generate(
-        dir.path(),
-        Rules::default(),
-        limits,
-        &Indexer::new(),
-        &Silent,
-    )
-    .unwrap();
-    dir
-}
+use common::flying_db as db_within;
 
 /// The whole 4-stone game, without the tables of the no-removal rule.
 fn small_db() -> tempfile::TempDir {

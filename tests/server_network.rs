@@ -9,8 +9,6 @@
 mod common;
 
 use common::{Killed, serve_with};
-use millbase::Rules;
-use millbase::generate::{Silent, generate};
 use millbase::index::{Indexer, Subspace};
 use millbase::plan::Limits;
 use std::io::{Read, Write};
@@ -19,22 +17,12 @@ use std::time::{Duration, Instant};
 
 /// The whole 4-stone game (flying), without the no-removal rule's tables.
 fn small_db() -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    let limits = Limits {
+    common::flying_db(Limits {
         max_stones: 4,
         max_total: 8,
         placement: true,
         move_limit: None,
-    };
-    generate(
-        dir.path(),
-        Rules::default(),
-        limits,
-        &Indexer::new(),
-        &Silent,
-    )
-    .unwrap();
-    dir
+    })
 }
 
 /// One request on a new connection (closed after it): status and body.

@@ -68,3 +68,18 @@ pub fn serve_with(db: &std::path::Path, more: &[&str]) -> (Killed, String) {
         .to_string();
     (Killed(child), host)
 }
+
+/// A flying database built into a new temporary directory within `limits`.
+#[allow(dead_code)]
+pub fn flying_db(limits: millbase::plan::Limits) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    millbase::generate::generate(
+        dir.path(),
+        millbase::Rules::default(),
+        limits,
+        &millbase::index::Indexer::new(),
+        &millbase::generate::Silent,
+    )
+    .unwrap();
+    dir
+}
