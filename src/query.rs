@@ -34,7 +34,6 @@ use crate::rules::Rules;
 use crate::solver::prefetch;
 use crate::storage::{Encoding, FileIdentity, StorageError, Table, corrupt, io_err};
 use crate::value::{Cell, Value};
-
 use rustc_hash::FxBuildHasher;
 use smallvec::SmallVec;
 use std::collections::BTreeMap;
@@ -210,6 +209,9 @@ impl Database {
     /// position, not through a memory map, so a file truncated under a running
     /// reader is an error naming it; a file replaced (by rename, as `generate`
     /// and `upgrade` do) is seen within a fraction of a second and read anew.
+    /// The tables of the no-removal rule are those of the move limits present
+    /// now: a limit whose tables a later `generate` adds needs the database
+    /// opened again.
     pub fn open(dir: &Path) -> Result<Database, QueryError> {
         let dir = DbDir::open(dir)?;
         Ok(Database {

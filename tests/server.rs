@@ -352,3 +352,53 @@ fn serve_listens_on_loopback_and_stops_cleanly_on_ctrl_c() {
         std::thread::sleep(std::time::Duration::from_millis(50));
     }
 }
+
+#[tokio::test]
+async fn a_long_database_path_never_shows_in_an_answer() {
+    // a path longer than an answer's message: it must be cut out before the
+    // message is cut short
+    let root = tempfile::tempdir().unwrap();
+    let deep = root
+        .path()
+        .join("d".repeat(120))
+        .join("e".repeat(120))
+        .join("f".repeat(120));
+    millbase::generate::generate(
+        &deep,
+        millbase::Rules::default(),
+        Limits {
+            max_stones: 3,
+            max_total: 6,
+            placement: true,
+            move_limit: None,
+        },
+        &millbase::index::Indexer::new(),
+        &millbase::generate::Silent,
+    )
+    .unwrap();
+    let sub = Subspace {
+        mover: 3,
+        opponent: 3,
+        mover_hand: 0,
+        opponent_hand: 0,
+    };
+    let path = deep.join(file_name(sub));
+    let mut bytes = std::fs::read(&path).unwrap();
+    bytes[20] ^= 1;
+    std::fs::write(&path, &bytes).unwrap();
+    let (status, v) = get(
+        &deep,
+        &format!(
+            "/api/query?position={}",
+            q("WW.....BB..........W.B.. w 0 0")
+        ),
+    )
+    .await;
+    assert_eq!(status, StatusCode::INTERNAL_SERVER_ERROR, "{v}");
+    let e = v["error"].as_str().unwrap();
+    assert!(e.contains(&file_name(sub)), "{e}");
+    assert!(
+        !e.contains("ddddd") && !e.contains("eeeee") && !e.contains("fffff"),
+        "{e}"
+    );
+}

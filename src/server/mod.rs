@@ -84,12 +84,10 @@ pub struct ApiError {
 
 impl ApiError {
     fn new(status: StatusCode, message: impl Into<String>) -> ApiError {
-        let mut message: String = message.into();
-        if let Some((cut, _)) = message.char_indices().nth(MAX_MESSAGE) {
-            message.truncate(cut);
-            message.push_str("...");
+        ApiError {
+            status,
+            message: message.into(),
         }
-        ApiError { status, message }
     }
 
     fn bad_request(message: impl Into<String>) -> ApiError {
@@ -106,11 +104,21 @@ impl IntoResponse for ApiError {
         (
             self.status,
             Json(Body {
-                error: self.message,
+                error: bounded(self.message),
             }),
         )
             .into_response()
     }
+}
+
+/// `message` cut to [`MAX_MESSAGE`] characters (and `...`): what an answer
+/// sends, once the database's directory is cut from it.
+fn bounded(mut message: String) -> String {
+    if let Some((cut, _)) = message.char_indices().nth(MAX_MESSAGE) {
+        message.truncate(cut);
+        message.push_str("...");
+    }
+    message
 }
 
 impl From<QueryError> for ApiError {
@@ -352,7 +360,7 @@ async fn health(State(shared): State<Arc<Shared>>) -> Result<Json<Health>, ApiEr
         let damaged: Vec<Damaged> = (s.db.check_files().into_iter())
             .map(|(file, error)| Damaged {
                 file: file.display().to_string(),
-                error: s.public(ApiError::bad_request(error)).message,
+                error: bounded(s.public(ApiError::bad_request(error)).message),
             })
             .collect();
         Ok((sectors, damaged))
@@ -453,11 +461,8 @@ mod tests {
 
     #[test]
     fn messages_are_bounded() {
-        let e = ApiError::bad_request("é".repeat(5 * MAX_MESSAGE));
-        assert!(
-            e.message.chars().count() <= MAX_MESSAGE + 3,
-            "{}",
-            e.message
-        );
+        let m = bounded("é".repeat(5 * MAX_MESSAGE));
+        assert_eq!(m.chars().count(), MAX_MESSAGE + 3, "{m}");
+        assert_eq!(bounded("short".into()), "short");
     }
 }
