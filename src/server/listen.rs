@@ -13,7 +13,7 @@ use hyper::server::conn::http1;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use std::collections::HashMap;
 use std::future::Future;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tokio::io::AsyncWriteExt;
@@ -53,6 +53,8 @@ struct Conn {
     last_active: AtomicU64,
     /// Asks the connection to close (once idle).
     close: Notify,
+    /// Set once it has been asked to close to make room: not picked again.
+    closing: AtomicBool,
 }
 
 /// The open connections, by a number of their own.
@@ -79,11 +81,20 @@ impl Conns {
         if open.len() < max {
             return true;
         }
-        let idle = (open.iter())
-            .filter(|(_, c)| c.busy.load(Ordering::Relaxed) == 0)
-            .min_by_key(|(_, c)| c.last_active.load(Ordering::Relaxed));
+        // those already asked to close count as gone: a burst of new
+        // connections closes as many idle ones
+        let closing = (open.values())
+            .filter(|c| c.closing.load(Ordering::Relaxed))
+            .count();
+        if open.len() - closing < max {
+            return true;
+        }
+        let idle = (open.values())
+            .filter(|c| c.busy.load(Ordering::Relaxed) == 0 && !c.closing.load(Ordering::Relaxed))
+            .min_by_key(|c| c.last_active.load(Ordering::Relaxed));
         match idle {
-            Some((_, c)) => {
+            Some(c) => {
+                c.closing.store(true, Ordering::Relaxed);
                 c.close.notify_one();
                 true
             }
@@ -162,6 +173,7 @@ pub async fn serve_router(
             busy: AtomicUsize::new(0),
             last_active: AtomicU64::new(conns.now_ms()),
             close: Notify::new(),
+            closing: AtomicBool::new(false),
         });
         conns.lock().insert(next_id, conn.clone());
         let (conns2, router) = (conns.clone(), router.clone());
