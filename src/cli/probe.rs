@@ -26,16 +26,19 @@ pub fn run(a: ProbeArgs, out: &mut impl Write) -> Result<(), Failure> {
     for bytes in std::io::stdin().lock().split(b'\n') {
         let bytes = bytes.map_err(|e| Failure::fault(format!("reading standard input: {e}")))?;
         let bytes = bytes.strip_suffix(b"\r").unwrap_or(&bytes);
-        let line = String::from_utf8_lossy(bytes);
-        let answer = if std::str::from_utf8(bytes).is_err() {
-            Err("the line is not UTF-8 text: give a position as in docs/RULES.md".to_string())
-        } else if line.trim().is_empty() {
-            Err("blank line: give a position, e.g. \"........................ w 9 9\"".to_string())
-        } else {
-            line.parse()
+        let answer = match std::str::from_utf8(bytes) {
+            Err(_) => {
+                Err("the line is not UTF-8 text: give a position as in docs/RULES.md".to_string())
+            }
+            Ok(l) if l.trim().is_empty() => Err(
+                "blank line: give a position, e.g. \"........................ w 9 9\"".to_string(),
+            ),
+            Ok(l) => l
+                .parse()
                 .map_err(|e| format!("bad position: {e}"))
-                .and_then(|pos| database.answer(&pos).map_err(|e| e.to_string()))
+                .and_then(|pos| database.answer(&pos).map_err(|e| e.to_string())),
         };
+        let line = String::from_utf8_lossy(bytes);
         match answer {
             Ok(a) => write_json(out, &a)?,
             Err(error) => write_json(

@@ -224,6 +224,19 @@ fn answer_at(
     }
 }
 
+/// [`answer_for`] of a game that is not over, with at least one move;
+/// [`PlayerError::GameOver`] otherwise.
+fn answer_to_play(db: &Database, game: &Game) -> Result<Answer, PlayerError> {
+    if game.result().is_some() {
+        return Err(PlayerError::GameOver);
+    }
+    let answer = answer_for(db, game)?;
+    if answer.moves.is_empty() {
+        return Err(PlayerError::GameOver);
+    }
+    Ok(answer)
+}
+
 /// The moves of `answer` as good as its first (best) one.
 fn best_moves(answer: &Answer) -> Vec<&EvaluatedMove> {
     let Some(first) = answer.moves.first() else {
@@ -247,15 +260,8 @@ impl Player for Perfect {
     }
 
     fn choose(&mut self, game: &Game) -> Result<Move, PlayerError> {
-        if game.result().is_some() {
-            return Err(PlayerError::GameOver);
-        }
-        let answer = answer_for(&self.db, game)?;
-        let best = best_moves(&answer);
-        if best.is_empty() {
-            return Err(PlayerError::GameOver);
-        }
-        Ok(pick(&mut self.rng, &best).mv)
+        let answer = answer_to_play(&self.db, game)?;
+        Ok(pick(&mut self.rng, &best_moves(&answer)).mv)
     }
 }
 
@@ -284,14 +290,8 @@ impl Player for Ultra {
     }
 
     fn choose(&mut self, game: &Game) -> Result<Move, PlayerError> {
-        if game.result().is_some() {
-            return Err(PlayerError::GameOver);
-        }
-        let answer = answer_for(&self.db, game)?;
-        let Some(first) = answer.moves.first() else {
-            return Err(PlayerError::GameOver);
-        };
-        let mine = outcome_for_mover(first);
+        let answer = answer_to_play(&self.db, game)?;
+        let mine = outcome_for_mover(&answer.moves[0]);
         if mine == Outcome::Win {
             let best = best_moves(&answer);
             return Ok(pick(&mut self.rng, &best).mv);
