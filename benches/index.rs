@@ -1,8 +1,8 @@
 //! Rank and unrank throughput on the largest subspaces, on random positions.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use millbase::geometry::{Bits, POINTS};
 use millbase::index::{Indexer, Subspace};
+use millbase::rules::geometry::{Bits, POINTS};
 use std::hint::black_box;
 
 fn random_positions(w: u32, b: u32, n: usize) -> Vec<(Bits, Bits)> {

@@ -1,9 +1,9 @@
 //! Move generation throughput over a fixed set of positions from both phases.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use millbase::Rules;
-use millbase::moves;
-use millbase::position::Position;
+use millbase::Variant;
+use millbase::rules::moves;
+use millbase::rules::position::Position;
 use std::hint::black_box;
 
 const POSITIONS: [&str; 8] = [
@@ -19,10 +19,10 @@ const POSITIONS: [&str; 8] = [
 
 fn movegen(c: &mut Criterion) {
     let positions: Vec<Position> = POSITIONS.iter().map(|s| s.parse().unwrap()).collect();
-    let rules = Rules::default();
+    let variant = Variant::default();
     let per_round: usize = positions
         .iter()
-        .map(|p| moves::legal_moves(p, rules).len())
+        .map(|p| moves::legal_moves(p, variant).len())
         .sum();
     let mut group = c.benchmark_group("movegen");
     group.throughput(Throughput::Elements(per_round as u64));
@@ -32,7 +32,7 @@ fn movegen(c: &mut Criterion) {
             let mut n = 0;
             for p in &positions {
                 buf.clear();
-                moves::generate(black_box(p), rules, &mut buf);
+                moves::generate(black_box(p), variant, &mut buf);
                 n += buf.len();
             }
             n
@@ -43,7 +43,7 @@ fn movegen(c: &mut Criterion) {
             let mut acc = 0u32;
             for p in &positions {
                 buf.clear();
-                moves::generate(black_box(p), rules, &mut buf);
+                moves::generate(black_box(p), variant, &mut buf);
                 for &m in &buf {
                     acc ^= moves::apply(p, m).mover;
                 }

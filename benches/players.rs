@@ -5,13 +5,13 @@
 //! target/bench-db-players). One thread.
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use millbase::Rules;
-use millbase::game::Game;
-use millbase::generate::{Silent, generate};
+use millbase::Variant;
+use millbase::answer::query::Database;
+use millbase::build::generate::{Silent, generate};
 use millbase::index::Indexer;
-use millbase::plan::Limits;
-use millbase::players::Level;
-use millbase::query::Database;
+use millbase::index::plan::Limits;
+use millbase::play::game::Game;
+use millbase::play::players::Level;
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -35,16 +35,16 @@ fn database() -> Arc<Database> {
         placement: true,
         move_limit: Some(100),
     };
-    generate(&dir, Rules::default(), limits, &Indexer::new(), &Silent).unwrap();
+    generate(&dir, Variant::default(), limits, &Indexer::new(), &Silent).unwrap();
     Arc::new(Database::open(&dir).unwrap())
 }
 
 fn bench(c: &mut Criterion) {
-    let rules = Rules::default();
+    let variant = Variant::default();
     let mut group = c.benchmark_group("move");
     group.sample_size(10);
     for (name, pos) in POSITIONS {
-        let game = Game::new(pos.parse().unwrap(), rules, 0);
+        let game = Game::new(pos.parse().unwrap(), variant, 0);
         for level in [Level::Simple, Level::Hard, Level::Expert] {
             let mut player = level.player(1, None).unwrap();
             group.bench_function(format!("{level} ({name})"), |b| {
@@ -54,7 +54,7 @@ fn bench(c: &mut Criterion) {
     }
     let db = database();
     for (name, pos) in SMALL {
-        let game = Game::new(pos.parse().unwrap(), rules, 0);
+        let game = Game::new(pos.parse().unwrap(), variant, 0);
         for level in [Level::Perfect, Level::Ultra] {
             let mut player = level.player(1, Some(db.clone())).unwrap();
             player.choose(&game).unwrap(); // warm: blocks decoded

@@ -10,13 +10,13 @@
 //! would cost in a layout that stores fewer values.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use millbase::Rules;
-use millbase::generate::{Silent, generate};
+use millbase::Variant;
+use millbase::answer::opening::{OpeningSearch, Precision};
+use millbase::answer::query::Database;
+use millbase::build::generate::{Silent, generate};
+use millbase::index::plan::Limits;
 use millbase::index::{Indexer, Subspace};
-use millbase::opening::{OpeningSearch, Precision};
-use millbase::plan::Limits;
-use millbase::position::Position;
-use millbase::query::Database;
+use millbase::rules::position::Position;
 use std::hint::black_box;
 use std::path::PathBuf;
 use std::process::Command;
@@ -25,7 +25,7 @@ fn bench_db() -> PathBuf {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/bench-db-v2");
     generate(
         &dir,
-        Rules::default(),
+        Variant::default(),
         Limits {
             max_stones: 6,
             max_total: 9,
@@ -62,7 +62,7 @@ fn sample(ix: &Indexer, sub: Subspace, n: u64) -> Vec<Position> {
 
 /// Warm probes of `probes` positions and move lists of `move_lists` of them,
 /// spread over `sub`. Warm means every block they touch stays in the
-/// database's cache ([`millbase::query::CACHE_BLOCKS`] blocks): a probe where
+/// database's cache ([`millbase::answer::query::CACHE_BLOCKS`] blocks): a probe where
 /// the file stores no plies touches each child's block, a move list where the
 /// children's files store none each grandchild's too, so the counts are kept
 /// small enough for that.

@@ -3,17 +3,18 @@
 //! game known).
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use millbase::Rules;
+use millbase::Variant;
+use millbase::index::plan::{Limits, plan};
 use millbase::index::{Indexer, Subspace};
-use millbase::placement::solve_sector;
-use millbase::plan::{Limits, plan};
-use millbase::solver::{Known, NoProgress, solve_pair};
+use millbase::solve::known::Known;
+use millbase::solve::placement::solve_sector;
+use millbase::solve::solver::{NoProgress, solve_pair};
 
 fn solver(c: &mut Criterion) {
     let ix = Indexer::new();
-    let rules = Rules::default();
+    let variant = Variant::default();
     let mut known = Known::new();
-    let base = solve_pair(&ix, rules, Subspace::movement(3, 3), &known, &NoProgress).unwrap();
+    let base = solve_pair(&ix, variant, Subspace::movement(3, 3), &known, &NoProgress).unwrap();
     for s in base {
         known.insert(s.subspace, s.cells);
     }
@@ -24,7 +25,7 @@ fn solver(c: &mut Criterion) {
     group.throughput(Throughput::Elements(classes));
     group.bench_function("pair 4-3+3-4 (classes)", |b| {
         b.iter(|| {
-            solve_pair(&ix, rules, sub, &known, &NoProgress)
+            solve_pair(&ix, variant, sub, &known, &NoProgress)
                 .unwrap()
                 .len()
         })
@@ -34,7 +35,7 @@ fn solver(c: &mut Criterion) {
 
 fn placement(c: &mut Criterion) {
     let ix = Indexer::new();
-    let rules = Rules::default();
+    let variant = Variant::default();
     let limits = Limits {
         max_stones: 5,
         placement: false,
@@ -43,7 +44,7 @@ fn placement(c: &mut Criterion) {
     };
     let mut known = Known::new();
     for rep in plan(limits) {
-        for s in solve_pair(&ix, rules, rep, &known, &NoProgress).unwrap() {
+        for s in solve_pair(&ix, variant, rep, &known, &NoProgress).unwrap() {
             known.insert(s.subspace, s.cells);
         }
     }

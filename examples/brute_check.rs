@@ -20,10 +20,12 @@ mod brute;
 mod naive;
 
 use brute::{Brute, all_sets, binom};
-use millbase::db::DbDir;
+use millbase::build::complete::load_known;
+use millbase::index::plan::{Limits, plan};
 use millbase::index::{Indexer, Subspace};
-use millbase::plan::{Limits, plan};
-use millbase::solver::Known;
+use millbase::solve::known::Kind;
+use millbase::solve::known::Known;
+use millbase::storage::dir::DbDir;
 use rayon::prelude::*;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -50,12 +52,12 @@ fn main() -> ExitCode {
         move_limit: None,
     };
     let ix = Indexer::new();
-    let mut brute = Brute::new(db.rules());
+    let mut brute = Brute::new(db.variant());
     let (mut positions, mut mismatches) = (0u64, 0u64);
     let start = Instant::now();
     println!(
         "{} rules, at most {max_total} stones in all",
-        db.rules().name()
+        db.variant().name()
     );
     for rep in plan(limits) {
         let group: Vec<(u32, u32)> = rep
@@ -69,7 +71,7 @@ fn main() -> ExitCode {
         for (w, b) in group {
             let sub = Subspace::movement(w as u8, b as u8);
             let mut known = Known::new();
-            if let Err(e) = db.load_known(&ix, &[sub], &mut known) {
+            if let Err(e) = load_known(&db, &ix, Kind::Game, &[sub], &mut known) {
                 eprintln!("error: {e}");
                 return ExitCode::from(1);
             }

@@ -28,12 +28,12 @@ fn main() {
     let requests: usize = args.get(2).map_or(20_000, |s| s.parse().unwrap());
     let connections: usize = args.get(3).map_or(16, |s| s.parse().unwrap());
     let stones: u8 = args.get(4).map_or(9, |s| s.parse().unwrap());
-    let rules = millbase::query::Database::open(std::path::Path::new(db))
+    let variant = millbase::answer::query::Database::open(std::path::Path::new(db))
         .expect("open the database")
-        .rules();
+        .variant();
     let exe = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/release/millbase");
     let (mut server, host) = start(&exe, db);
-    let positions = random_positions(requests, stones, rules, 0x9E37_79B9_7F4A_7C15);
+    let positions = random_positions(requests, stones, variant, 0x9E37_79B9_7F4A_7C15);
     let paths: Vec<(bool, String)> = positions
         .iter()
         .enumerate()

@@ -12,10 +12,13 @@
 //! and the time to the end of level 0 (the starting cells, then the first
 //! level); exits 1 if any table's counts differ from its file's.
 
-use millbase::db::DbDir;
+use millbase::build::complete::load_known;
 use millbase::index::{Indexer, Subspace};
-use millbase::solver::{Known, Layer, Progress, Solved, solve_pair_layer};
-use millbase::value::Counts;
+use millbase::solve::known::Kind;
+use millbase::solve::known::Known;
+use millbase::solve::solver::{Layer, Progress, Solved, solve_pair_layer};
+use millbase::solve::value::Counts;
+use millbase::storage::dir::DbDir;
 use std::path::Path;
 use std::sync::OnceLock;
 use std::time::Instant;
@@ -56,14 +59,14 @@ fn main() {
     let (mut game_children, mut rule_children, mut game) =
         (Known::new(), Known::new(), Known::new());
     if what != "rule" {
-        db.load_known(&ix, &removals, &mut game_children)
+        load_known(&db, &ix, Kind::Game, &removals, &mut game_children)
             .expect("load the game's tables of the removals");
     }
     if what != "game" {
-        db.load_rule_tables(&ix, limit, &removals, &mut rule_children)
+        load_known(&db, &ix, Kind::Rule(limit), &removals, &mut rule_children)
             .expect("load the rule's tables of the removals");
         for &s in &members {
-            let table = db.open_table(s).and_then(|t| t.read_all());
+            let table = db.open_table(Kind::Game, s).and_then(|t| t.read_all());
             game.insert(s, table.expect("read the pair's game tables"));
         }
     }
@@ -78,7 +81,7 @@ fn main() {
             at: OnceLock::new(),
         };
         let solved: Vec<Solved> =
-            solve_pair_layer(&ix, db.rules(), sub, layer, &progress).expect("solve");
+            solve_pair_layer(&ix, db.variant(), sub, layer, &progress).expect("solve");
         let seconds = progress.start.elapsed().as_secs_f64();
         let first = progress.at.get().copied().unwrap_or(seconds);
         for s in &solved {
@@ -97,12 +100,19 @@ fn main() {
         }
     };
     if what != "rule" {
-        let stored = |s| db.open_table(s).expect("open a game file").header.counts;
+        let stored = |s| {
+            db.open_table(Kind::Game, s)
+                .expect("open a game file")
+                .header
+                .counts
+        };
         run("game", Layer::game(&game_children), &stored);
     }
     if what != "game" {
         let stored = |s| {
-            let t = db.open_rule_table(limit, s).expect("open a rule file");
+            let t = db
+                .open_table(Kind::Rule(limit), s)
+                .expect("open a rule file");
             t.header.counts
         };
         run(

@@ -23,10 +23,10 @@
 //! positions); prints the counts and the time; exits 1 at the first game that
 //! goes otherwise.
 
-use millbase::counter::Category;
-use millbase::moves;
-use millbase::position::Position;
-use millbase::query::Database;
+use millbase::answer::query::Database;
+use millbase::rules::moves;
+use millbase::rules::position::Position;
+use millbase::solve::counter::Category;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use std::process::ExitCode;
@@ -55,7 +55,7 @@ fn play(db: &Database, pos: &Position, counter: u16, limit: u16) -> Outcome {
         let ply = ply as u16 + 1;
         c = if step.mv.remove.is_some() { 0 } else { c + 1 };
         let over = step.position.mover_below_minimum()
-            || moves::legal_moves(&step.position, db.rules()).is_empty();
+            || moves::legal_moves(&step.position, db.variant()).is_empty();
         if conversion.is_none() && (step.mv.remove.is_some() || over) {
             conversion = Some(ply);
         }
@@ -88,7 +88,7 @@ fn main() -> ExitCode {
         eprintln!("{dir} holds no tables of the no-removal rule");
         return ExitCode::from(2);
     };
-    let rules = db.rules();
+    let variant = db.variant();
     let stones: u8 = args.get(3).map_or(9, |s| s.parse().expect("STONES"));
     let start: Position = format!("........................ w {stones} {stones}")
         .parse()
@@ -100,13 +100,13 @@ fn main() -> ExitCode {
         positions += 1;
         let mut pos = start;
         for _ in 0..rng.random_range(0..80) {
-            let legal = moves::legal_moves(&pos, rules);
+            let legal = moves::legal_moves(&pos, variant);
             if pos.mover_below_minimum() || legal.is_empty() {
                 break;
             }
             pos = moves::apply(&pos, legal[rng.random_range(0..legal.len())]);
         }
-        if pos.mover_below_minimum() || moves::legal_moves(&pos, rules).is_empty() {
+        if pos.mover_below_minimum() || moves::legal_moves(&pos, variant).is_empty() {
             continue;
         }
         let at = |c: u16| {

@@ -13,10 +13,13 @@
 //! (win/draw/loss, and plies where the file stores them), or whether the rule
 //! table's counts equal the file's. Exits 1 if any differ.
 
-use millbase::db::DbDir;
+use millbase::build::complete::load_known;
 use millbase::index::{Indexer, Subspace};
-use millbase::placement::solve_sector_layer;
-use millbase::solver::{Known, Layer, NoProgress};
+use millbase::solve::known::Kind;
+use millbase::solve::known::Known;
+use millbase::solve::placement::solve_sector_layer;
+use millbase::solve::solver::{Layer, NoProgress};
+use millbase::storage::dir::DbDir;
 use std::path::Path;
 use std::time::Instant;
 
@@ -43,12 +46,18 @@ fn main() {
     let (mut children, mut game) = (Known::new(), Known::new());
     let start = Instant::now();
     let stored = db
-        .open_table(sub)
+        .open_table(Kind::Game, sub)
         .and_then(|t| t.read_all())
         .expect("read the sector's file");
     match rule {
-        None => db.load_known(&ix, &sub.successors(), &mut children),
-        Some(limit) => db.load_rule_tables(&ix, limit, &sub.successors(), &mut children),
+        None => load_known(&db, &ix, Kind::Game, &sub.successors(), &mut children),
+        Some(limit) => load_known(
+            &db,
+            &ix,
+            Kind::Rule(limit),
+            &sub.successors(),
+            &mut children,
+        ),
     }
     .expect("load the tables the sector's moves lead into");
     println!(
@@ -75,7 +84,9 @@ fn main() {
                 .filter(|(a, b)| a.wdl_code() != b.wdl_code() || (!b.lacks_plies() && a != b))
                 .count(),
             Some(limit) => {
-                let file = db.open_rule_table(limit, sub).expect("open the rule file");
+                let file = db
+                    .open_table(Kind::Rule(limit), sub)
+                    .expect("open the rule file");
                 usize::from(file.header.counts != solved.counts)
             }
         };

@@ -134,9 +134,9 @@ fn main() {
         std::path::PathBuf::from,
     );
     raise_open_files();
-    let rules = millbase::query::Database::open(std::path::Path::new(db))
+    let variant = millbase::answer::query::Database::open(std::path::Path::new(db))
         .expect("open the database")
-        .rules();
+        .variant();
     println!("server: {} on {db}", exe.display());
 
     // 0. statistics of the largest sectors, on a fresh server
@@ -208,7 +208,7 @@ fn main() {
     rate(&host, &mainline, 4, 1.0); // warm-up: the line's blocks decoded
     let conns: usize = std::env::var("CONNS").map_or(4, |v| v.parse().unwrap());
     let (fresh, ok1) = rate(&host, &mainline, conns, 3.0);
-    let traffic: Vec<String> = random_positions(20_000, stones, rules, 7)
+    let traffic: Vec<String> = random_positions(20_000, stones, variant, 7)
         .iter()
         .map(|p| path_of("query", &p.to_string()))
         .collect();
@@ -281,7 +281,7 @@ fn main() {
     drop(held);
 
     // 3. abandoned pipelined requests
-    let lines: Vec<String> = random_positions(1000, stones, rules, 11)
+    let lines: Vec<String> = random_positions(1000, stones, variant, 11)
         .iter()
         .map(|p| path_of("mainline", &p.to_string()))
         .collect();

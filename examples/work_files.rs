@@ -15,10 +15,10 @@
 //! the ones loaded as children). A work file already there and valid is kept.
 //! Prints each file written, with the seconds its entries took to derive.
 
-use millbase::db::{DbDir, rule_encoding_for, stores_plies};
+use millbase::build::complete::read_complete;
 use millbase::index::{Indexer, Subspace};
-use millbase::solver::Known;
-use millbase::storage::Encoding;
+use millbase::solve::known::Kind;
+use millbase::storage::dir::{DbDir, stores_plies};
 use std::path::Path;
 use std::time::Instant;
 
@@ -53,43 +53,30 @@ fn main() {
         .into_iter()
         .filter(|s| children.contains(s))
         .collect();
-    if what != "rule" {
-        for &sub in present
-            .iter()
-            .filter(|s| s.is_movement() && !stores_plies(**s))
-        {
-            let counts = db.open_table(sub).expect("the table").header.counts;
-            let valid = (db.open_work_table(sub)).is_ok_and(|w| w.header.counts == counts);
-            write_unless_valid(&db.work_path(sub), valid, || {
-                let mut known = Known::new();
-                db.load_known(&ix, &[sub], &mut known)
-                    .expect("derive the plies from the children");
-                let cells = known.take(sub).expect("the table just loaded");
-                db.write_work_table(sub, &cells, counts)
-                    .expect("write the work file")
-            });
-        }
-    }
-    if what == "game" {
-        return;
-    }
-    for limit in db.move_limits() {
-        for &sub in &present {
-            if rule_encoding_for(sub) != Encoding::CountsOnly {
+    let kinds: Vec<Kind> = std::iter::once(Kind::Game)
+        .chain(db.move_limits().into_iter().map(Kind::Rule))
+        .filter(|k| match k {
+            Kind::Game => what != "rule",
+            Kind::Rule(_) => what != "game",
+        })
+        .collect();
+    for kind in kinds {
+        for &sub in present.iter().filter(|s| !stores_plies(**s)) {
+            if kind == Kind::Game && !sub.is_movement() {
                 continue;
             }
-            let Ok(table) = db.open_rule_table(limit, sub) else {
+            let Ok(table) = db.open_table(kind, sub) else {
                 continue;
             };
             let counts = table.header.counts;
-            let valid =
-                (db.open_rule_work_table(limit, sub)).is_ok_and(|w| w.header.counts == counts);
-            write_unless_valid(&db.rule_work_path(limit, sub), valid, || {
-                let cells = db
-                    .read_rule_table(&ix, limit, sub)
-                    .expect("derive the distances from the children");
-                let game = db.read_outcomes(sub).expect("the game's outcomes");
-                db.write_rule_work_table(limit, sub, &cells, &game, counts)
+            let valid = (db.open_work_table(kind, sub)).is_ok_and(|w| w.header.counts == counts);
+            write_unless_valid(&db.work_path(kind, sub), valid, || {
+                let cells = read_complete(&db, &ix, kind, sub).expect("derive from the children");
+                let game = match kind {
+                    Kind::Game => None,
+                    Kind::Rule(_) => Some(db.read_outcomes(sub).expect("the game's outcomes")),
+                };
+                db.write_work_table(kind, sub, &cells, game.as_deref(), counts)
                     .expect("write the work file")
             });
         }

@@ -1,41 +1,40 @@
 //! millbase: a retrograde-analysis solver and database generator for Nine Men's
 //! Morris (Mill, Mühle).
 //!
-//! The modules, each one concept, in the order the data flows (no module uses
+//! The folders, in the order the data flows (no module, and no folder, uses
 //! one that uses it back; `tests/layers.rs` checks this):
 //!
-//! - [`rules`] (the variant and the stone counts) → [`geometry`] (points, mills,
-//!   symmetries) → [`position`] (positions and their string form) → [`moves`]
-//!   (forward move generation, perft) → [`index`] (subspaces, perfect hash of
-//!   symmetry classes);
-//! - [`value`] (values, table cells, counts) → [`solver`] (retrograde analysis
-//!   of a movement pair), [`placement`] (the forward pass of a placement
-//!   sector) and [`children`] (a value from the children's values) →
-//!   [`counter`] (the no-removal rule: both solvers over other children);
-//! - [`storage`] (the file format) → [`db`] (a database directory) →
-//!   [`plan`]/[`generate`] (building one) and [`verify`] (checking one);
-//! - [`query`] (probes) ← [`wdl`] (whole-table maps) ← [`opening`] (placement
-//!   search) ← [`answer`] (value and move list, the JSON of `docs/RULES.md`);
-//!   [`report`] holds the other commands' JSON shapes, [`records`] the longest
-//!   positions and histograms; [`server`] (the web explorer) serves answers;
-//! - [`game`] (a game: moves, counter, repetitions, its end) ← [`players`]
-//!   (the levels, from a random mover to perfect play, and games between
-//!   them).
+//! - [`rules`]: the variant and the stone counts, the board's points, mills and
+//!   symmetries, positions and their string form, the legal moves;
+//! - [`index`]: subspaces and sectors, the perfect hash of symmetry classes,
+//!   and the order they are solved in;
+//! - [`solve`]: values and table cells, the retrograde analysis of a movement
+//!   pair, the forward pass of a placement sector, the no-removal rule, and
+//!   the tables a solve reads ([`solve::known`]);
+//! - [`storage`]: the file format (header, container, writer, one codec per
+//!   encoding) and the database directory, which names, locks, reads and
+//!   writes files of either [`solve::known::Kind`] of table;
+//! - [`build`]: complete tables from a directory, a generation in units, and
+//!   the forward check of every stored entry;
+//! - [`answer`]: probes, whole-table maps, the placement search, the answer to
+//!   a position under one policy, records and the JSON shapes;
+//! - [`play`]: a game with its history and end, the players, games between them;
+//! - [`server`]: the web explorer and its HTTP API.
 //!
 //! # Probing a database and walking a line
 //!
 //! ```
-//! use millbase::generate::{generate, Silent};
+//! use millbase::build::generate::{generate, Silent};
 //! use millbase::index::Indexer;
-//! use millbase::plan::Limits;
-//! use millbase::query::Database;
-//! use millbase::{Position, Rules, Value};
+//! use millbase::index::plan::Limits;
+//! use millbase::answer::query::Database;
+//! use millbase::{Position, Variant, Value};
 //!
 //! // build a tiny database (the 3-against-3 endgame; `millbase generate` builds
 //! // the whole game), then open it
 //! let dir = std::env::temp_dir().join(format!("millbase-crate-doc-{}", std::process::id()));
 //! let limits = Limits { max_stones: 3, max_total: 6, placement: true, move_limit: None };
-//! generate(&dir, Rules::default(), limits, &Indexer::new(), &Silent).unwrap();
+//! generate(&dir, Variant::default(), limits, &Indexer::new(), &Silent).unwrap();
 //! let db = Database::open(&dir).unwrap();
 //!
 //! // the value of a position for the side to move, and of every move, best first
@@ -57,32 +56,15 @@
 #![warn(missing_docs)]
 
 pub mod answer;
-pub mod children;
-pub mod counter;
-pub mod db;
-pub mod game;
-pub mod generate;
-pub mod geometry;
+pub mod build;
 pub mod index;
-pub mod moves;
-pub mod opening;
-pub mod placement;
-pub mod plan;
-pub mod players;
-pub mod position;
-pub mod query;
-pub mod records;
-pub mod report;
+pub mod play;
 pub mod rules;
-pub mod sample;
 pub mod server;
-pub mod solver;
+pub mod solve;
 pub mod storage;
-pub mod value;
-pub mod verify;
-pub mod wdl;
 
-pub use moves::Move;
-pub use position::{Color, Position, PositionError};
-pub use rules::Rules;
-pub use value::Value;
+pub use rules::moves::Move;
+pub use rules::position::{Color, Position, PositionError};
+pub use rules::variant::Variant;
+pub use solve::value::Value;

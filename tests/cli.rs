@@ -6,9 +6,11 @@ mod naive;
 
 use brute::{Brute, Minimax, Placement, all_sets, movement};
 use common::run;
-use millbase::Rules;
-use millbase::position::Position;
-use millbase::value::Value;
+use millbase::Variant;
+use millbase::rules::position::Position;
+use millbase::solve::known::Kind;
+use millbase::solve::value::Value;
+use millbase::storage::Speed;
 use naive::Naive;
 use std::process::Output;
 
@@ -102,7 +104,7 @@ fn three_stone_db() -> tempfile::TempDir {
 fn three_stones() -> (tempfile::TempDir, &'static Brute) {
     static BRUTE: std::sync::OnceLock<Brute> = std::sync::OnceLock::new();
     let brute = BRUTE.get_or_init(|| {
-        let mut brute = Brute::new(Rules::default());
+        let mut brute = Brute::new(Variant::default());
         brute.solve_group(&[(3, 3)]);
         brute
     });
@@ -531,7 +533,7 @@ fn without_rule_tables_a_later_run_adds_them() {
 
 #[test]
 fn compare_finds_tables_and_search_agree_and_catches_a_wrong_table() {
-    use millbase::db::{DbDir, encoding_for, file_name};
+    use millbase::storage::dir::{DbDir, encoding_for, file_name};
     use millbase::storage::write_table;
     let dir = generated(&["--max-stones", "4", "--no-rule-tables", "--no-flying"]);
     let db = dir.path().to_str().unwrap();
@@ -562,14 +564,15 @@ fn compare_finds_tables_and_search_agree_and_catches_a_wrong_table() {
         if sub.is_movement() {
             continue;
         }
-        let t = from.open_table(sub).unwrap();
+        let t = from.open_table(Kind::Game, sub).unwrap();
         write_table(
             &dir.path().join(file_name(sub)),
-            Rules { flying: false },
+            Variant { flying: false },
             sub,
-            &t.read_all().unwrap(),
+            (&t.read_all().unwrap(), None),
             t.header.counts,
-            encoding_for(sub),
+            encoding_for(Kind::Game, sub),
+            Speed::Small,
         )
         .unwrap();
     }

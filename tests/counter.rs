@@ -13,11 +13,14 @@ mod naive;
 
 use brute::rule::counter_outcomes;
 use brute::{DRAWN, LOST, WON};
-use millbase::Rules;
-use millbase::counter::Category;
+use millbase::Variant;
+use millbase::build::complete::read_complete;
+use millbase::index::plan::Limits;
 use millbase::index::{Indexer, Subspace};
-use millbase::plan::Limits;
-use millbase::value::Value;
+use millbase::solve::counter::Category;
+use millbase::solve::known::Kind;
+use millbase::solve::value::Value;
+use millbase::storage::Speed;
 use std::collections::HashMap;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
@@ -26,7 +29,7 @@ use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 /// `stats --json` names a subspace or sector.
 type Sector = (u64, u64, u64, u64);
 
-fn check(rules: Rules, n: u8, limit: u16) {
+fn check(variant: Variant, n: u8, limit: u16) {
     let ix = Indexer::new();
     let limits = Limits {
         max_stones: n,
@@ -35,14 +38,20 @@ fn check(rules: Rules, n: u8, limit: u16) {
         move_limit: Some(limit),
     };
     let dir = tempfile::tempdir().unwrap();
-    millbase::generate::generate(dir.path(), rules, limits, &ix, &millbase::generate::Silent)
-        .unwrap();
-    let db = millbase::query::Database::open(dir.path()).unwrap();
+    millbase::build::generate::generate(
+        dir.path(),
+        variant,
+        limits,
+        &ix,
+        &millbase::build::generate::Silent,
+    )
+    .unwrap();
+    let db = millbase::answer::query::Database::open(dir.path()).unwrap();
     let (checked, answered) = (AtomicU64::new(0), AtomicU64::new(0));
     let by_category: Mutex<[u64; 5]> = Mutex::new([0; 5]);
     let by_sector: Mutex<HashMap<Sector, [u64; 5]>> = Mutex::new(HashMap::new());
     let bad: Mutex<Vec<String>> = Mutex::new(vec![]);
-    counter_outcomes(rules, n, limit, &|pos, images, outcomes| {
+    counter_outcomes(variant, n, limit, &|pos, images, outcomes| {
         let plain = db.probe(pos).unwrap();
         let d = db.probe_distance(pos, limit).unwrap();
         for (c, &outcome) in (0..limit).zip(outcomes) {
@@ -159,28 +168,28 @@ fn check(rules: Rules, n: u8, limit: u16) {
 
 #[test]
 fn three_stones_flying_limit_100() {
-    check(Rules { flying: true }, 3, 100);
+    check(Variant { flying: true }, 3, 100);
 }
 
 #[test]
 fn three_stones_no_flying_limit_100() {
-    check(Rules { flying: false }, 3, 100);
+    check(Variant { flying: false }, 3, 100);
 }
 
 #[test]
 fn four_stones_flying_limit_20() {
-    check(Rules { flying: true }, 4, 20);
+    check(Variant { flying: true }, 4, 20);
 }
 
 #[test]
 fn four_stones_no_flying_limit_20() {
-    check(Rules { flying: false }, 4, 20);
+    check(Variant { flying: false }, 4, 20);
 }
 
 #[test]
 fn distance_tables_round_trip_through_files() {
+    use millbase::solve::value::Value;
     use millbase::storage::{self, Encoding, Table};
-    use millbase::value::Value;
     const CODED: Encoding = Encoding::DistanceCode;
     let ix = Indexer::new();
     let limits = Limits {
@@ -189,41 +198,78 @@ fn distance_tables_round_trip_through_files() {
         placement: true,
         move_limit: None,
     };
-    let rules = Rules::default();
-    let (game, distances) = millbase::generate::solve_in_memory(&ix, rules, limits, 20).unwrap();
+    let variant = Variant::default();
+    let (game, distances) =
+        millbase::build::generate::solve_in_memory(&ix, variant, limits, 20).unwrap();
     let dir = tempfile::tempdir().unwrap();
     for (sub, cells) in &distances {
-        let path = dir.path().join(millbase::db::file_name(*sub));
-        let counts = millbase::solver::count_values(&ix, *sub, cells);
+        let path = dir.path().join(millbase::storage::dir::file_name(*sub));
+        let counts = millbase::solve::solver::count_values(&ix, *sub, cells);
         let tables = (&cells[..], &game[sub][..]);
-        storage::write_rule_table(&path, rules, *sub, tables, counts, CODED).unwrap();
-        let t = Table::open(&path, rules, *sub).unwrap();
+        millbase::storage::write_table(
+            &path,
+            variant,
+            *sub,
+            (tables.0, Some(tables.1)),
+            counts,
+            CODED,
+            Speed::Small,
+        )
+        .unwrap();
+        let t = Table::open(&path, variant, *sub).unwrap();
         assert_eq!(t.header.encoding, CODED);
-        assert!(t.read_rule(&game[sub]).unwrap() == *cells, "{sub}");
+        assert!(t.read_along(&game[sub]).unwrap() == *cells, "{sub}");
         // it decodes along the game's table only
         assert!(t.read_all().is_err());
         // a work file, compressed faster, holds the same distances
         let work = dir.path().join("work.mdb");
-        storage::write_rule_work_table(&work, rules, *sub, tables, counts).unwrap();
-        let t = Table::open(&work, rules, *sub).unwrap();
+        millbase::storage::write_table(
+            &work,
+            variant,
+            *sub,
+            (tables.0, Some(tables.1)),
+            counts,
+            Encoding::DistanceCode,
+            Speed::Fast,
+        )
+        .unwrap();
+        let t = Table::open(&work, variant, *sub).unwrap();
         assert_eq!(t.header.encoding, CODED);
-        assert!(t.read_rule(&game[sub]).unwrap() == *cells, "{sub}");
+        assert!(t.read_along(&game[sub]).unwrap() == *cells, "{sub}");
         // and the earlier layouts, with their own win/draw/loss or with
         // uncoded distances, read the same
         let old = dir.path().join("old.mdb");
-        storage::write_table(&old, rules, *sub, cells, counts, Encoding::WdlDistance).unwrap();
-        let t = Table::open(&old, rules, *sub).unwrap();
-        assert!(t.read_rule(&game[sub]).unwrap() == *cells, "{sub}");
-        storage::write_rule_table(&old, rules, *sub, tables, counts, Encoding::Distance).unwrap();
-        let t = Table::open(&old, rules, *sub).unwrap();
-        assert!(t.read_rule(&game[sub]).unwrap() == *cells, "{sub}");
+        storage::write_table(
+            &old,
+            variant,
+            *sub,
+            (cells, None),
+            counts,
+            Encoding::WdlDistance,
+            Speed::Small,
+        )
+        .unwrap();
+        let t = Table::open(&old, variant, *sub).unwrap();
+        assert!(t.read_along(&game[sub]).unwrap() == *cells, "{sub}");
+        millbase::storage::write_table(
+            &old,
+            variant,
+            *sub,
+            (tables.0, Some(tables.1)),
+            counts,
+            Encoding::Distance,
+            Speed::Small,
+        )
+        .unwrap();
+        let t = Table::open(&old, variant, *sub).unwrap();
+        assert!(t.read_along(&game[sub]).unwrap() == *cells, "{sub}");
     }
     // a loser whose every move removes a stone, each into a position the
     // opponent wins, converts at once (a loss at distance 1, a win at 2
     // before it): distances of any parity round-trip, up to the largest limit
     let sub = Subspace::movement(3, 3);
     let mut cells = distances[&sub].clone();
-    let max = millbase::rules::MAX_MOVE_LIMIT;
+    let max = millbase::rules::variant::MAX_MOVE_LIMIT;
     let (wins, losses) = (
         [Value::Win(2), Value::Win(max)],
         [Value::Loss(1), Value::Loss(max - 1)],
@@ -246,34 +292,54 @@ fn distance_tables_round_trip_through_files() {
         .zip(wins)
         .chain(lost.into_iter().zip(losses))
     {
-        cells[i] = millbase::value::Cell::from_value(v);
+        cells[i] = millbase::solve::value::Cell::from_value(v);
     }
     let path = dir.path().join("synthetic.mdb");
-    let counts = millbase::solver::count_values(&ix, sub, &cells);
+    let counts = millbase::solve::solver::count_values(&ix, sub, &cells);
     for encoding in [CODED, Encoding::Distance] {
         let tables = (&cells[..], &game[&sub][..]);
-        storage::write_rule_table(&path, rules, sub, tables, counts, encoding).unwrap();
-        let t = Table::open(&path, rules, sub).unwrap();
-        assert!(t.read_rule(&game[&sub]).unwrap() == cells, "{encoding:?}");
+        millbase::storage::write_table(
+            &path,
+            variant,
+            sub,
+            (tables.0, Some(tables.1)),
+            counts,
+            encoding,
+            Speed::Small,
+        )
+        .unwrap();
+        let t = Table::open(&path, variant, sub).unwrap();
+        assert!(t.read_along(&game[&sub]).unwrap() == cells, "{encoding:?}");
     }
     // a rule's win where the game loses is refused
     let lost = (0..cells.len())
         .find(|&i| matches!(game[&sub][i].value(), Some(Value::Loss(_))))
         .unwrap();
-    cells[lost] = millbase::value::Cell::from_value(Value::Win(3));
+    cells[lost] = millbase::solve::value::Cell::from_value(Value::Win(3));
     let tables = (&cells[..], &game[&sub][..]);
-    assert!(storage::write_rule_table(&path, rules, sub, tables, counts, CODED).is_err());
+    assert!(
+        millbase::storage::write_table(
+            &path,
+            variant,
+            sub,
+            (tables.0, Some(tables.1)),
+            counts,
+            CODED,
+            Speed::Small
+        )
+        .is_err()
+    );
     // every single-byte change of a distance file is found
     let sub = Subspace::movement(3, 3);
-    let path = dir.path().join(millbase::db::file_name(sub));
+    let path = dir.path().join(millbase::storage::dir::file_name(sub));
     let bytes = std::fs::read(&path).unwrap();
     let missed = damage::undetected(
         &bytes,
-        &millbase::db::file_name(sub),
+        &millbase::storage::dir::file_name(sub),
         damage::every_flip(bytes.len(), 0x21),
         |p| {
-            Table::open(p, rules, sub)
-                .and_then(|t| t.read_rule(&game[&sub]))
+            Table::open(p, variant, sub)
+                .and_then(|t| t.read_along(&game[&sub]))
                 .is_ok()
         },
     );
@@ -286,8 +352,10 @@ fn distance_tables_round_trip_through_files() {
 /// decodes codes back.
 #[test]
 fn distance_codes_round_trip() {
-    use millbase::rules::MAX_MOVE_LIMIT;
-    use millbase::storage::{RULE_DRAW, distance_code, distance_of_code};
+    use millbase::rules::variant::MAX_MOVE_LIMIT;
+    use millbase::storage::codec::distance::{
+        DRAW as RULE_DRAW, code as distance_code, distance_of as distance_of_code,
+    };
     for win in [true, false] {
         let mut seen = std::collections::HashSet::new();
         for d in 0..=MAX_MOVE_LIMIT {
@@ -320,23 +388,29 @@ const THREE_STONES_LIMIT_20: Limits = Limits {
 
 /// A database of the 3-stone game of `rules` with the tables of move limit 20,
 /// made by `generate`.
-fn three_stones_limit_20(rules: Rules) -> tempfile::TempDir {
+fn three_stones_limit_20(variant: Variant) -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     let (ix, limits) = (Indexer::new(), THREE_STONES_LIMIT_20);
-    millbase::generate::generate(dir.path(), rules, limits, &ix, &millbase::generate::Silent)
-        .unwrap();
+    millbase::build::generate::generate(
+        dir.path(),
+        variant,
+        limits,
+        &ix,
+        &millbase::build::generate::Silent,
+    )
+    .unwrap();
     dir
 }
 
 #[test]
 fn generate_writes_the_distance_tables_and_rebuilds_a_damaged_one() {
-    use millbase::db::DbDir;
-    use millbase::generate::{Silent, generate};
+    use millbase::build::generate::{Silent, generate};
+    use millbase::storage::dir::DbDir;
     let ix = Indexer::new();
-    let rules = Rules { flying: false };
+    let variant = Variant { flying: false };
     let limits = THREE_STONES_LIMIT_20;
-    let dir = three_stones_limit_20(rules);
-    let (_, want) = millbase::generate::solve_in_memory(&ix, rules, limits, 20).unwrap();
+    let dir = three_stones_limit_20(variant);
+    let (_, want) = millbase::build::generate::solve_in_memory(&ix, variant, limits, 20).unwrap();
     let db = DbDir::open(dir.path()).unwrap();
     assert_eq!(db.move_limits(), [20]);
     let present = db.present();
@@ -344,29 +418,33 @@ fn generate_writes_the_distance_tables_and_rebuilds_a_damaged_one() {
     let mut counts_only = vec![];
     for &sub in &present {
         // where the file stores counts only, by one ply from the children
-        let t = db.open_rule_table(20, sub).unwrap();
+        let t = db.open_table(Kind::Rule(20), sub).unwrap();
         let stored = t.header.encoding == millbase::storage::Encoding::DistanceCode;
-        assert_eq!(stored, millbase::db::stores_plies(sub), "{sub}");
+        assert_eq!(stored, millbase::storage::dir::stores_plies(sub), "{sub}");
         if !stored {
             counts_only.push(sub);
-            let counts = millbase::solver::count_values(&ix, sub, &want[&sub]);
+            let counts = millbase::solve::solver::count_values(&ix, sub, &want[&sub]);
             assert_eq!(t.header.counts, counts, "{sub}");
         }
-        let cells = db.read_rule_table(&ix, 20, sub).unwrap();
+        let cells = read_complete(&db, &ix, Kind::Rule(20), sub).unwrap();
         assert!(cells == want[&sub], "{sub}");
     }
     assert!(counts_only.len() >= 3, "{counts_only:?}");
     // the work files are gone
-    let work = db.rule_dir(20).join(millbase::db::WORK_DIR);
+    let work = db
+        .dir_of(Kind::Rule(20))
+        .join(millbase::storage::dir::WORK_DIR);
     assert!(std::fs::read_dir(&work).map_or(true, |mut d| d.next().is_none()));
     // a damaged rule table is built again, to the same bytes
-    let path = db.rule_dir(20).join(millbase::db::file_name(present[0]));
+    let path = db
+        .dir_of(Kind::Rule(20))
+        .join(millbase::storage::dir::file_name(present[0]));
     let good = std::fs::read(&path).unwrap();
     let mut bad = good.clone();
     let n = bad.len();
     bad[n - 5] ^= 4;
     std::fs::write(&path, &bad).unwrap();
-    let reports = generate(dir.path(), rules, limits, &ix, &Silent).unwrap();
+    let reports = generate(dir.path(), variant, limits, &ix, &Silent).unwrap();
     let rebuilt: Vec<_> = reports.iter().filter(|r| !r.skipped).collect();
     assert_eq!(rebuilt.len(), 1);
     assert_eq!(rebuilt[0].move_limit, Some(20));
@@ -374,22 +452,47 @@ fn generate_writes_the_distance_tables_and_rebuilds_a_damaged_one() {
     // a table in the first layout (its own win/draw/loss) is read the same,
     // kept by generate, and rewritten by upgrade; so are those below
     let sub = present[1];
-    let path = db.rule_dir(20).join(millbase::db::file_name(sub));
+    let path = db
+        .dir_of(Kind::Rule(20))
+        .join(millbase::storage::dir::file_name(sub));
     let new_layout = std::fs::read(&path).unwrap();
-    let counts = db.open_rule_table(20, sub).unwrap().header.counts;
+    let counts = db.open_table(Kind::Rule(20), sub).unwrap().header.counts;
     let enc = millbase::storage::Encoding::WdlDistance;
-    millbase::storage::write_table(&path, rules, sub, &want[&sub], counts, enc).unwrap();
-    assert!(db.read_rule_table(&ix, 20, sub).unwrap() == want[&sub]);
+    millbase::storage::write_table(
+        &path,
+        variant,
+        sub,
+        (&want[&sub], None),
+        counts,
+        enc,
+        Speed::Small,
+    )
+    .unwrap();
+    assert!(read_complete(&db, &ix, Kind::Rule(20), sub).unwrap() == want[&sub]);
     // `s`'s rule table rewritten in the distance encoding `encoding` reads
     // the same: its path and the bytes generate wrote there
     let rewrite = |s: Subspace, encoding| {
-        let path = db.rule_dir(20).join(millbase::db::file_name(s));
+        let path = db
+            .dir_of(Kind::Rule(20))
+            .join(millbase::storage::dir::file_name(s));
         let bytes = std::fs::read(&path).unwrap();
         let game = db.read_outcomes(s).unwrap();
-        let counts = db.open_rule_table(20, s).unwrap().header.counts;
+        let counts = db.open_table(Kind::Rule(20), s).unwrap().header.counts;
         let tables = (&want[&s][..], &game[..]);
-        millbase::storage::write_rule_table(&path, rules, s, tables, counts, encoding).unwrap();
-        assert!(db.read_rule_table(&ix, 20, s).unwrap() == want[&s], "{s}");
+        millbase::storage::write_table(
+            &path,
+            variant,
+            s,
+            (tables.0, Some(tables.1)),
+            counts,
+            encoding,
+            Speed::Small,
+        )
+        .unwrap();
+        assert!(
+            read_complete(&db, &ix, Kind::Rule(20), s).unwrap() == want[&s],
+            "{s}"
+        );
         (path, bytes)
     };
     // and one that stores the distances of a table that now stores counts only
@@ -397,12 +500,12 @@ fn generate_writes_the_distance_tables_and_rebuilds_a_damaged_one() {
     let (other_path, other_new) = rewrite(other, millbase::storage::Encoding::DistanceCode);
     // and one with uncoded distances (encoding 5)
     let third = *(present.iter())
-        .find(|&&s| s != present[0] && s != sub && millbase::db::stores_plies(s))
+        .find(|&&s| s != present[0] && s != sub && millbase::storage::dir::stores_plies(s))
         .unwrap();
     let (third_path, third_new) = rewrite(third, millbase::storage::Encoding::Distance);
-    let reports = generate(dir.path(), rules, limits, &ix, &Silent).unwrap();
+    let reports = generate(dir.path(), variant, limits, &ix, &Silent).unwrap();
     assert!(reports.iter().all(|r| r.skipped));
-    let mut upgraded: Vec<_> = millbase::generate::upgrade(dir.path(), &mut |_| {})
+    let mut upgraded: Vec<_> = millbase::build::generate::upgrade(dir.path(), &mut |_| {})
         .unwrap()
         .into_iter()
         .map(|u| (u.subspace, u.move_limit))
@@ -431,12 +534,12 @@ enum Played {
 /// a move or with fewer than 3 stones has lost, and the counter reaching
 /// `limit` without that draws.
 fn self_play(
-    db: &millbase::query::Database,
-    pos: millbase::position::Position,
+    db: &millbase::answer::query::Database,
+    pos: millbase::rules::position::Position,
     counter: u16,
     limit: u16,
 ) -> Played {
-    let flying = db.rules().flying;
+    let flying = db.variant().flying;
     let (mut pos, mut c) = (pos, counter);
     let mut plies = 0;
     loop {
@@ -468,10 +571,10 @@ fn self_play(
 /// positions of random games of the 4-stone game at random counters: every
 /// win under the rule is won inside the rule, and every cursed win ends in a
 /// draw.
-fn perfect_player(db: &millbase::query::Database, limit: u16) {
-    use millbase::position::Position;
-    let rules = db.rules();
-    let mut seed = 0x9E37_79B9_7F4A_7C15u64 ^ u64::from(rules.flying);
+fn perfect_player(db: &millbase::answer::query::Database, limit: u16) {
+    use millbase::rules::position::Position;
+    let variant = db.variant();
+    let mut seed = 0x9E37_79B9_7F4A_7C15u64 ^ u64::from(variant.flying);
     let mut next = move |n: usize| {
         seed ^= seed << 13;
         seed ^= seed >> 7;
@@ -486,13 +589,13 @@ fn perfect_player(db: &millbase::query::Database, limit: u16) {
         // a random game, stopped at a random ply
         let mut pos = start;
         for _ in 0..next(40) {
-            let kids = naive::Naive::successors(&pos, rules.flying);
+            let kids = naive::Naive::successors(&pos, variant.flying);
             if pos.mover_total() < 3 || kids.is_empty() {
                 break;
             }
             pos = kids[next(kids.len())].1;
         }
-        if pos.mover_total() < 3 || naive::Naive::successors(&pos, rules.flying).is_empty() {
+        if pos.mover_total() < 3 || naive::Naive::successors(&pos, variant.flying).is_empty() {
             continue;
         }
         // a random counter, or every other time the largest at which a win
@@ -523,11 +626,12 @@ fn perfect_player(db: &millbase::query::Database, limit: u16) {
 /// are cursed, beyond the brute force's reach.
 #[test]
 fn seeding_with_the_games_draws_changes_no_distance() {
-    use millbase::generate::{solve_in_memory, solve_unit};
-    use millbase::plan::{placement_plan, plan};
-    use millbase::solver::{Known, Layer, NoProgress};
+    use millbase::build::generate::{solve_in_memory, solve_unit};
+    use millbase::index::plan::{placement_plan, plan};
+    use millbase::solve::known::Known;
+    use millbase::solve::solver::{Layer, NoProgress};
     let ix = Indexer::new();
-    let rules = Rules::default();
+    let variant = Variant::default();
     let limits = Limits {
         max_stones: 5,
         max_total: 9,
@@ -535,12 +639,12 @@ fn seeding_with_the_games_draws_changes_no_distance() {
         move_limit: None,
     };
     let limit = 12;
-    let (game, seeded) = solve_in_memory(&ix, rules, limits, limit).unwrap();
+    let (game, seeded) = solve_in_memory(&ix, variant, limits, limit).unwrap();
     let mut plain = Known::new();
     let (mut cursed, mut draws) = (0, 0);
     for rep in plan(limits).into_iter().chain(placement_plan(limits)) {
         let layer = Layer::rule(limit, &plain, None);
-        for s in solve_unit(&ix, rules, rep, layer, &NoProgress).unwrap() {
+        for s in solve_unit(&ix, variant, rep, layer, &NoProgress).unwrap() {
             let sub = s.subspace;
             assert!(s.cells == seeded[&sub], "{sub}");
             for (g, d) in game[&sub].iter().zip(&s.cells) {
@@ -559,21 +663,21 @@ fn seeding_with_the_games_draws_changes_no_distance() {
 
 #[test]
 fn every_byte_flip_and_truncation_of_a_counts_only_table_is_detected() {
-    use millbase::db::{DbDir, file_name};
+    use millbase::storage::dir::{DbDir, file_name};
     use millbase::storage::{Encoding, Table};
-    let rules = Rules::default();
-    let dir = three_stones_limit_20(rules);
+    let variant = Variant::default();
+    let dir = three_stones_limit_20(variant);
     let db = DbDir::open(dir.path()).unwrap();
     let sub = (db.present().into_iter())
-        .find(|&s| !millbase::db::stores_plies(s))
+        .find(|&s| !millbase::storage::dir::stores_plies(s))
         .unwrap();
-    let t = db.open_rule_table(20, sub).unwrap();
+    let t = db.open_table(Kind::Rule(20), sub).unwrap();
     assert_eq!(t.header.encoding, Encoding::CountsOnly);
     // it has no blocks to read: an error, never a value
-    assert!(t.block(0).is_err() && t.read_rule(&db.read_outcomes(sub).unwrap()).is_err());
-    let bytes = std::fs::read(db.rule_dir(20).join(file_name(sub))).unwrap();
-    let opens = |p: &std::path::Path| Table::open(p, rules, sub).is_ok();
-    assert!(opens(&db.rule_dir(20).join(file_name(sub))));
+    assert!(t.block(0).is_err() && t.read_along(&db.read_outcomes(sub).unwrap()).is_err());
+    let bytes = std::fs::read(db.dir_of(Kind::Rule(20)).join(file_name(sub))).unwrap();
+    let opens = |p: &std::path::Path| Table::open(p, variant, sub).is_ok();
+    assert!(opens(&db.dir_of(Kind::Rule(20)).join(file_name(sub))));
     let mut damages = damage::every_flip(bytes.len(), 0x10);
     damages.extend(damage::every_truncation(bytes.len()));
     let missed = damage::undetected(&bytes, &file_name(sub), damages, opens);

@@ -7,16 +7,19 @@ mod common;
 mod damage;
 
 use common::run;
-use millbase::Rules;
-use millbase::db::{DbDir, WORK_DIR, encoding_for, file_name};
-use millbase::generate::{Silent, generate};
+use millbase::Variant;
+use millbase::answer::query::Database;
+use millbase::build::complete::load_known;
+use millbase::build::generate::{Silent, generate};
+use millbase::build::verify::{Scope, Unwatched, verify_tables};
+use millbase::index::plan::Limits;
 use millbase::index::{Indexer, Subspace};
-use millbase::plan::Limits;
-use millbase::query::Database;
-use millbase::solver::{Known, count_values, movement_position};
-use millbase::storage::{Encoding, Table, write_table};
-use millbase::value::{Cell, Value};
-use millbase::verify::{Unwatched, verify_dir};
+use millbase::solve::known::Kind;
+use millbase::solve::known::Known;
+use millbase::solve::solver::{count_values, movement_position};
+use millbase::solve::value::{Cell, Value};
+use millbase::storage::dir::{DbDir, WORK_DIR, encoding_for, file_name};
+use millbase::storage::{Encoding, Speed, Table, write_table};
 use std::path::Path;
 
 /// 3-3, 4-3 and 3-4.
@@ -32,7 +35,7 @@ fn subs() -> [Subspace; 3] {
 }
 
 fn build(dir: &Path, limits: Limits) {
-    generate(dir, Rules::default(), limits, &Indexer::new(), &Silent).unwrap();
+    generate(dir, Variant::default(), limits, &Indexer::new(), &Silent).unwrap();
 }
 
 /// The complete tables (plies everywhere) of `subs()` as the library loads them.
@@ -42,10 +45,14 @@ fn complete(dir: &Path) -> Vec<Vec<Cell>> {
         .iter()
         .map(|&s| {
             let mut known = Known::new();
-            DbDir::open(dir)
-                .unwrap()
-                .load_known(&ix, &[s], &mut known)
-                .unwrap();
+            load_known(
+                &DbDir::open(dir).unwrap(),
+                &ix,
+                Kind::Game,
+                &[s],
+                &mut known,
+            )
+            .unwrap();
             known.table(s).unwrap().to_vec()
         })
         .collect()
@@ -58,11 +65,12 @@ fn rewrite_in_format_1(dir: &Path, tables: &[Vec<Cell>]) {
         let counts = count_values(&ix, s, cells);
         write_table(
             &dir.join(file_name(s)),
-            Rules::default(),
+            Variant::default(),
             s,
-            cells,
+            (cells, None),
             counts,
             Encoding::Code8,
+            Speed::Small,
         )
         .unwrap();
     }
@@ -73,7 +81,10 @@ fn files_store_plies_only_where_the_mover_has_at_least_as_many_stones() {
     let dir = tempfile::tempdir().unwrap();
     build(dir.path(), SMALL);
     for s in subs() {
-        let t = DbDir::open(dir.path()).unwrap().open_table(s).unwrap();
+        let t = DbDir::open(dir.path())
+            .unwrap()
+            .open_table(Kind::Game, s)
+            .unwrap();
         assert_eq!(t.header.version, 2);
         assert_eq!(t.has_plies(), s.mover >= s.opponent, "{s}");
         let cells = t.read_all().unwrap();
@@ -96,16 +107,17 @@ fn files_store_plies_only_where_the_mover_has_at_least_as_many_stones() {
     let counts = count_values(&Indexer::new(), s, &cells);
     write_table(
         &dir.path().join(file_name(s)),
-        Rules::default(),
+        Variant::default(),
         s,
-        &cells,
+        (&cells, None),
         counts,
         Encoding::WdlPlies,
+        Speed::Small,
     )
     .unwrap();
     let e = DbDir::open(dir.path())
         .unwrap()
-        .open_table(s)
+        .open_table(Kind::Game, s)
         .err()
         .unwrap();
     assert!(e.to_string().contains("encoding"), "{e}");
@@ -153,29 +165,31 @@ fn work_files_keep_plies_until_their_pair_is_solved() {
     planted[i] = Cell::from_value(Value::Win(n + 2));
     let counts = DbDir::open(dir.path())
         .unwrap()
-        .open_table(s)
+        .open_table(Kind::Game, s)
         .unwrap()
         .header
         .counts;
     std::fs::create_dir_all(work.parent().unwrap()).unwrap();
     write_table(
         &work.parent().unwrap().join(file_name(s)),
-        Rules::default(),
+        Variant::default(),
         s,
-        &planted,
+        (&planted, None),
         counts,
         Encoding::WdlPlies,
+        Speed::Small,
     )
     .unwrap();
     assert_eq!(complete(dir.path())[2], planted);
     // building 4-4 consumes the (now correct) work file and removes it
     write_table(
         &work.parent().unwrap().join(file_name(s)),
-        Rules::default(),
+        Variant::default(),
         s,
-        &derived[2],
+        (&derived[2], None),
         counts,
         Encoding::WdlPlies,
+        Speed::Small,
     )
     .unwrap();
     let more = Limits {
@@ -197,10 +211,7 @@ fn work_files_keep_plies_until_their_pair_is_solved() {
     let four = Subspace::movement(4, 4);
     let tables = |d: &Path| {
         let mut k = Known::new();
-        DbDir::open(d)
-            .unwrap()
-            .load_known(&ix, &[four], &mut k)
-            .unwrap();
+        load_known(&DbDir::open(d).unwrap(), &ix, Kind::Game, &[four], &mut k).unwrap();
         k.table(four).unwrap().to_vec()
     };
     assert_eq!(tables(fresh.path()), tables(dir.path()));
@@ -213,7 +224,10 @@ fn format_1_files_are_read_and_upgraded() {
     let want = complete(dir.path());
     rewrite_in_format_1(dir.path(), &want);
     for (s, cells) in subs().into_iter().zip(&want) {
-        let t = DbDir::open(dir.path()).unwrap().open_table(s).unwrap();
+        let t = DbDir::open(dir.path())
+            .unwrap()
+            .open_table(Kind::Game, s)
+            .unwrap();
         assert_eq!(t.header.version, 1);
         assert_eq!(&t.read_all().unwrap(), cells);
     }
@@ -221,9 +235,12 @@ fn format_1_files_are_read_and_upgraded() {
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     assert!(String::from_utf8_lossy(&o.stdout).contains("upgraded 3 files"));
     for s in subs() {
-        let t = DbDir::open(dir.path()).unwrap().open_table(s).unwrap();
+        let t = DbDir::open(dir.path())
+            .unwrap()
+            .open_table(Kind::Game, s)
+            .unwrap();
         assert_eq!(t.header.version, 2);
-        assert_eq!(t.header.encoding, encoding_for(s));
+        assert_eq!(t.header.encoding, encoding_for(Kind::Game, s));
     }
     assert_eq!(complete(dir.path()), want);
     // nothing left to do the second time
@@ -239,13 +256,24 @@ fn verify_finds_a_wrong_outcome_where_no_plies_are_stored() {
     let s = Subspace::movement(3, 4);
     let check = || {
         let db = DbDir::open(dir.path()).unwrap();
-        verify_dir(&db, &ix, &[s], 1, &Unwatched, &mut |_| true).unwrap()
+        verify_tables(
+            &db,
+            &ix,
+            Scope {
+                only: &[s],
+                sample: 1,
+                ..Scope::all(Kind::Game)
+            },
+            &Unwatched,
+            &mut |_| true,
+        )
+        .unwrap()
     };
     let clean = check();
     assert_eq!((clean[0].mismatches, clean[0].checked), (0, ix.classes(s)));
     let mut cells = DbDir::open(dir.path())
         .unwrap()
-        .open_table(s)
+        .open_table(Kind::Game, s)
         .unwrap()
         .read_all()
         .unwrap();
@@ -253,17 +281,18 @@ fn verify_finds_a_wrong_outcome_where_no_plies_are_stored() {
     cells[i] = Cell::LOST;
     let counts = DbDir::open(dir.path())
         .unwrap()
-        .open_table(s)
+        .open_table(Kind::Game, s)
         .unwrap()
         .header
         .counts;
     write_table(
         &dir.path().join(file_name(s)),
-        Rules::default(),
+        Variant::default(),
         s,
-        &cells,
+        (&cells, None),
         counts,
         Encoding::WdlOnly,
+        Speed::Small,
     )
     .unwrap();
     let bad = check();
@@ -287,7 +316,7 @@ fn damage_to_a_file_without_plies_is_detected() {
     let path = dir.path().join(file_name(s));
     let bytes = std::fs::read(&path).unwrap();
     let accepted = |p: &Path| -> bool {
-        Table::open(p, Rules::default(), s)
+        Table::open(p, Variant::default(), s)
             .and_then(|t| t.check())
             .is_ok()
     };
@@ -310,7 +339,7 @@ fn win_draw_loss_maps_agree_with_probes_in_every_encoding() {
     let want = complete(dir.path());
     let check = |d: &Path| {
         let db = Database::open(d).unwrap();
-        let maps = millbase::wdl::WdlMaps::new();
+        let maps = millbase::answer::wdl::WdlMaps::new();
         for (s, table) in subs().into_iter().zip(&want) {
             let map = maps.get(&db, s).unwrap();
             for (i, c) in table.iter().enumerate() {
@@ -357,8 +386,17 @@ fn large_plies_round_trip_through_the_exception_tables() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join(file_name(s));
         let counts = count_values(&Indexer::new(), s, &cells);
-        write_table(&path, Rules::default(), s, &cells, counts, encoding).unwrap();
-        let t = Table::open(&path, Rules::default(), s).unwrap();
+        write_table(
+            &path,
+            Variant::default(),
+            s,
+            (&cells, None),
+            counts,
+            encoding,
+            Speed::Small,
+        )
+        .unwrap();
+        let t = Table::open(&path, Variant::default(), s).unwrap();
         let large = values
             .iter()
             .filter(|v| v.plies().is_some_and(|p| p >= first_exception))
@@ -413,34 +451,35 @@ fn placement_files_store_plies_only_with_black_to_move_and_the_earlier_layout_is
         .collect();
     assert!(white_to_move.len() > 5 && white_to_move.len() < sectors.len());
     for &s in &sectors {
-        let t = db.open_table(s).unwrap();
+        let t = db.open_table(Kind::Game, s).unwrap();
         assert_eq!(t.has_plies(), s.mover_hand > s.opponent_hand, "{s}");
     }
     // rewritten in the earlier layout (plies everywhere), from the complete tables
     let mut complete = Known::new();
-    db.load_known(&ix, &white_to_move, &mut complete).unwrap();
+    load_known(&db, &ix, Kind::Game, &white_to_move, &mut complete).unwrap();
     let before: Vec<Vec<u8>> = white_to_move
         .iter()
-        .map(|&s| std::fs::read(db.table_path(s)).unwrap())
+        .map(|&s| std::fs::read(db.table_path(Kind::Game, s)).unwrap())
         .collect();
     for &s in &white_to_move {
         let cells = complete.table(s).unwrap();
         assert!(cells.iter().all(|c| !c.lacks_plies()), "{s}");
-        let counts = db.open_table(s).unwrap().header.counts;
+        let counts = db.open_table(Kind::Game, s).unwrap().header.counts;
         write_table(
-            &db.table_path(s),
-            Rules::default(),
+            &db.table_path(Kind::Game, s),
+            Variant::default(),
             s,
-            cells,
+            (cells, None),
             counts,
             Encoding::WdlPlies,
+            Speed::Small,
         )
         .unwrap();
     }
     // still read, with the same values, by the tables and by probes
     let probes = Database::open(dir.path()).unwrap();
     for &s in &white_to_move {
-        let t = db.open_table(s).unwrap();
+        let t = db.open_table(Kind::Game, s).unwrap();
         assert_eq!(t.header.encoding, Encoding::WdlPlies);
         let cells = t.read_all().unwrap();
         assert_eq!(cells, complete.table(s).unwrap(), "{s}");
@@ -460,6 +499,10 @@ fn placement_files_store_plies_only_with_black_to_move_and_the_earlier_layout_is
         "{said}"
     );
     for (&s, bytes) in white_to_move.iter().zip(&before) {
-        assert_eq!(&std::fs::read(db.table_path(s)).unwrap(), bytes, "{s}");
+        assert_eq!(
+            &std::fs::read(db.table_path(Kind::Game, s)).unwrap(),
+            bytes,
+            "{s}"
+        );
     }
 }

@@ -3,9 +3,9 @@
 
 mod common;
 
-use millbase::geometry::{ALL, Bits, POINTS, SYMMETRIES, transform};
 use millbase::index::{Indexer, Subspace};
-use millbase::position::Position;
+use millbase::rules::geometry::{ALL, Bits, POINTS, SYMMETRIES, transform};
+use millbase::rules::position::Position;
 use rayon::prelude::*;
 
 /// Checks every index of `sub`: canonical slots round-trip and every symmetric

@@ -6,13 +6,13 @@
 mod common;
 mod naive;
 
-use millbase::Rules;
-use millbase::game::{Game, Reason};
-use millbase::plan::Limits;
-use millbase::players::Level;
-use millbase::players::arena::{Judgement, play_game};
-use millbase::position::{Color, Position};
-use millbase::query::Database;
+use millbase::Variant;
+use millbase::answer::query::Database;
+use millbase::index::plan::Limits;
+use millbase::play::game::{Game, Reason};
+use millbase::play::players::Level;
+use millbase::play::players::arena::{Judgement, play_game};
+use millbase::rules::position::{Color, Position};
 use naive::Naive;
 use std::sync::Arc;
 
@@ -37,19 +37,19 @@ fn start(stones: u8) -> Position {
 
 #[test]
 fn a_record_takes_move_numbers_upper_case_and_commas() {
-    let rules = Rules::default();
-    let g = Game::from_record(Position::initial(), rules, 0, "1. D1 a1, 2. d2 A4 3.").unwrap();
+    let variant = Variant::default();
+    let g = Game::from_record(Position::initial(), variant, 0, "1. D1 a1, 2. d2 A4 3.").unwrap();
     assert_eq!(g.record(), "d1 a1 d2 a4");
     assert_eq!(g.numbered_record(), "1. d1 a1 2. d2 a4");
     assert_eq!(g.counter(), 4);
     // the first move that cannot be played is named, with its ply and why
-    let e = Game::from_record(Position::initial(), rules, 0, "d1 d1").unwrap_err();
+    let e = Game::from_record(Position::initial(), variant, 0, "d1 d1").unwrap_err();
     assert_eq!(e.number, 2);
     assert!(e.reason.contains("not empty"), "{e}");
-    let e = Game::from_record(Position::initial(), rules, 0, "d1 b7").unwrap_err();
+    let e = Game::from_record(Position::initial(), variant, 0, "d1 b7").unwrap_err();
     assert_eq!(e.number, 2);
     // a removal resets the counter; undo takes it back
-    let mut g = Game::from_record(Position::initial(), rules, 7, "d1 a1 d2 a4").unwrap();
+    let mut g = Game::from_record(Position::initial(), variant, 7, "d1 a1 d2 a4").unwrap();
     assert_eq!(g.counter(), 11);
     g.play("d3xa1".parse().unwrap()).unwrap();
     assert_eq!(g.counter(), 0);
@@ -59,11 +59,11 @@ fn a_record_takes_move_numbers_upper_case_and_commas() {
 
 #[test]
 fn threefold_repetition_and_the_no_removal_rule_end_games() {
-    let rules = Rules::default();
+    let variant = Variant::default();
     // four stones a side, each side moving one stone back and forth
     let pos: Position = "W..W....W....WB..BB..B.. w 0 0".parse().unwrap();
     let shuffle = ["a1-d1", "a7-d7", "d1-a1", "d7-a7"];
-    let mut g = Game::new(pos, rules, 0);
+    let mut g = Game::new(pos, variant, 0);
     for (i, mv) in shuffle.iter().chain(shuffle.iter()).enumerate() {
         assert!(
             g.result().is_none(),
@@ -88,7 +88,7 @@ fn threefold_repetition_and_the_no_removal_rule_end_games() {
     assert!(g.result().is_none());
     assert_eq!(g.repetitions(), 2);
     // the counter reaching 100: a draw by the rule
-    let mut g = Game::new(pos, rules, 97);
+    let mut g = Game::new(pos, variant, 97);
     for mv in ["a1-d1", "a7-d7"] {
         g.play(mv.parse().unwrap()).unwrap();
         assert!(g.result().is_none());
@@ -99,14 +99,14 @@ fn threefold_repetition_and_the_no_removal_rule_end_games() {
     assert_eq!(r.to_string(), "100 plies without a removal: a draw");
     // fewer than 3 stones: the side to move has lost
     let won: Position = "WW.....BB..........W.B.. w 0 0".parse().unwrap();
-    let mut g = Game::new(won, rules, 0);
+    let mut g = Game::new(won, variant, 0);
     g.play("d6-g1xd3".parse().unwrap()).unwrap();
     let r = g.result().unwrap();
     assert_eq!((r.winner, r.reason), (Some(Color::White), Reason::Stones));
     // no legal move: the side to move has lost (four Black corners, each
     // shut in by White)
     let blocked: Position = "BWB......W....W......BWB b 0 0".parse().unwrap();
-    let g = Game::new(blocked, rules, 0);
+    let g = Game::new(blocked, variant, 0);
     let r = g.result().expect("Black cannot move");
     assert_eq!((r.winner, r.reason), (Some(Color::White), Reason::Blocked));
     assert!(g.legal_moves().is_empty());
@@ -123,7 +123,7 @@ fn checked_game(
 ) -> String {
     let played = play_game(
         start,
-        Rules::default(),
+        Variant::default(),
         100,
         (white, black),
         (seed, seed + 1),
@@ -179,7 +179,7 @@ fn never_lowers(level: Level, db: &Arc<Database>, stones: u8, games: u64) {
             ] {
                 let played = play_game(
                     start(stones),
-                    Rules::default(),
+                    Variant::default(),
                     100,
                     (white, black),
                     (seed, seed + 99),
@@ -270,7 +270,7 @@ fn arena_json_lines_and_summary() {
         );
         // the record replays to the end the line gives
         let record = g["moves"].as_str().unwrap();
-        let game = Game::from_record(start(4), Rules::default(), 0, record).unwrap();
+        let game = Game::from_record(start(4), Variant::default(), 0, record).unwrap();
         assert_eq!(game.moves().len() as u64, g["plies"].as_u64().unwrap());
         let r = game.result().expect("the record ends the game");
         assert_eq!(r.reason.name(), g["reason"]);
@@ -321,15 +321,15 @@ fn simple_walks_into_a_double_mill_that_expert_sees() {
         move_limit: None,
     });
     let db = Database::open(dir.path()).unwrap();
-    let rules = Rules::default();
+    let variant = Variant::default();
     // 6 against 6, White to move, a draw: only e5-e4 holds it; after any
     // other move Black builds a double mill (a stone that closes a mill at
     // every move: f2 and d2 in the line below)
     let pos: Position = "WBW...BBW....BB.WW..BW.. w 0 0".parse().unwrap();
     assert_eq!(db.probe(&pos).unwrap(), millbase::Value::Draw);
-    let all = millbase::moves::legal_moves(&pos, rules);
+    let all = millbase::rules::moves::legal_moves(&pos, variant);
     for &m in &all {
-        let v = db.probe(&millbase::moves::apply(&pos, m)).unwrap();
+        let v = db.probe(&millbase::rules::moves::apply(&pos, m)).unwrap();
         if m.to_string() == "e5-e4" {
             assert_eq!(v, millbase::Value::Draw);
         } else {
@@ -338,7 +338,7 @@ fn simple_walks_into_a_double_mill_that_expert_sees() {
     }
     // after a7-a4, Black's perfect line moves one stone back and forth,
     // closing a mill each time
-    let after = millbase::moves::apply(&pos, "a7-a4".parse().unwrap());
+    let after = millbase::rules::moves::apply(&pos, "a7-a4".parse().unwrap());
     let line = db.line(&after, 40).unwrap();
     let black: Vec<millbase::Move> = line.steps.iter().step_by(2).map(|s| s.mv).collect();
     assert!(
@@ -351,15 +351,15 @@ fn simple_walks_into_a_double_mill_that_expert_sees() {
     );
     // simple, 2 plies deep, sees no difference between the moves ...
     let seen = rustc_hash::FxHashSet::default();
-    let found = millbase::players::search::search(
+    let found = millbase::play::players::search::search(
         &pos,
-        rules,
-        millbase::players::search::Config::SIMPLE,
+        variant,
+        millbase::play::players::search::Config::SIMPLE,
         &seen,
     );
     assert_eq!(found.best.len(), all.len(), "simple told the moves apart");
     // ... and so walks into the double mill with most seeds; expert never
-    let game = Game::new(pos, rules, 0);
+    let game = Game::new(pos, variant, 0);
     let mut lost = 0;
     for seed in 0..8 {
         let s = Level::Simple

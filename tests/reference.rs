@@ -6,8 +6,8 @@
 mod common;
 
 use common::run;
-use millbase::db::file_name;
 use millbase::index::{BINOM, Indexer, Subspace};
+use millbase::storage::dir::file_name;
 use serde_json::Value as Json;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};

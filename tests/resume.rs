@@ -5,12 +5,15 @@
 mod common;
 
 use common::run;
-use millbase::Rules;
-use millbase::db::{DbDir, RULE_DIR_PREFIX, WORK_DIR, file_name};
+use millbase::Variant;
+use millbase::build::complete::load_known;
 use millbase::index::{Indexer, Subspace};
-use millbase::solver::{Known, count_values};
-use millbase::storage::{Encoding, write_table};
-use millbase::value::{Cell, Value};
+use millbase::solve::known::Kind;
+use millbase::solve::known::Known;
+use millbase::solve::solver::count_values;
+use millbase::solve::value::{Cell, Value};
+use millbase::storage::dir::{DbDir, RULE_DIR_PREFIX, WORK_DIR, file_name};
+use millbase::storage::{Encoding, Speed, write_table};
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -60,7 +63,7 @@ fn a_pair_half_there_or_damaged_is_rebuilt_to_the_same_bytes() {
     generate(clean.path(), &["--max-stones", "4"]);
     let reference = files(clean.path());
     // 4 movement subspaces and the placement sectors of the 4-stone game
-    let sectors = millbase::plan::placement_plan(millbase::plan::Limits {
+    let sectors = millbase::index::plan::placement_plan(millbase::index::plan::Limits {
         max_stones: 4,
         ..Default::default()
     });
@@ -108,7 +111,7 @@ fn a_stale_work_file_is_not_used() {
     let db = DbDir::open(d.path()).unwrap();
     let s = Subspace::movement(3, 4);
     let mut known = Known::new();
-    db.load_known(&Indexer::new(), &[s], &mut known).unwrap();
+    load_known(&db, &Indexer::new(), Kind::Game, &[s], &mut known).unwrap();
     // a work file from some other run: its plies are wrong, and so are its counts
     let mut stale: Vec<Cell> = known.table(s).unwrap().to_vec();
     for c in stale.iter_mut() {
@@ -117,21 +120,22 @@ fn a_stale_work_file_is_not_used() {
         }
     }
     let counts = count_values(&Indexer::new(), s, &stale);
-    assert_ne!(counts, db.open_table(s).unwrap().header.counts);
+    assert_ne!(counts, db.open_table(Kind::Game, s).unwrap().header.counts);
     std::fs::create_dir_all(d.path().join(WORK_DIR)).unwrap();
     write_table(
-        &db.work_path(s),
-        Rules::default(),
+        &db.work_path(Kind::Game, s),
+        Variant::default(),
         s,
-        &stale,
+        (&stale, None),
         counts,
         Encoding::WdlPlies,
+        Speed::Small,
     )
     .unwrap();
     generate(d.path(), &["--max-stones", "4"]);
     assert_same(d.path(), &reference, "stale work file ignored");
     assert!(
-        !db.work_path(s).exists(),
+        !db.work_path(Kind::Game, s).exists(),
         "the work file is removed after its pair"
     );
 }
@@ -176,7 +180,7 @@ fn a_run_killed_in_the_middle_of_a_pair_resumes_to_the_same_bytes() {
 
 #[test]
 fn upgrade_of_a_no_flying_directory_with_a_work_file() {
-    let rules = Rules { flying: false };
+    let variant = Variant { flying: false };
     let clean = tempfile::tempdir().unwrap();
     generate(
         clean.path(),
@@ -194,30 +198,43 @@ fn upgrade_of_a_no_flying_directory_with_a_work_file() {
     let subs = [(3, 3), (4, 3), (3, 4)].map(|(m, o)| Subspace::movement(m, o));
     for s in subs {
         let mut known = Known::new();
-        db.load_known(&ix, &[s], &mut known).unwrap();
+        load_known(&db, &ix, Kind::Game, &[s], &mut known).unwrap();
         let cells = known.table(s).unwrap();
         let counts = count_values(&ix, s, cells);
-        write_table(&db.table_path(s), rules, s, cells, counts, Encoding::Code8).unwrap();
+        write_table(
+            &db.table_path(Kind::Game, s),
+            variant,
+            s,
+            (cells, None),
+            counts,
+            Encoding::Code8,
+            Speed::Small,
+        )
+        .unwrap();
         if s == Subspace::movement(3, 4) {
             // as an interrupted generate leaves it
             std::fs::create_dir_all(d.path().join(WORK_DIR)).unwrap();
             write_table(
-                &db.work_path(s),
-                rules,
+                &db.work_path(Kind::Game, s),
+                variant,
                 s,
-                cells,
+                (cells, None),
                 counts,
                 Encoding::WdlPlies,
+                Speed::Small,
             )
             .unwrap();
         }
     }
-    let work = std::fs::read(db.work_path(subs[2])).unwrap();
+    let work = std::fs::read(db.work_path(Kind::Game, subs[2])).unwrap();
     let o = run(&["upgrade", "--db", d.path().to_str().unwrap()]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     assert!(String::from_utf8_lossy(&o.stdout).contains("upgraded 3 files"));
     assert_same(d.path(), &reference, "upgraded no-flying files");
-    assert_eq!(std::fs::read(db.work_path(subs[2])).unwrap(), work);
+    assert_eq!(
+        std::fs::read(db.work_path(Kind::Game, subs[2])).unwrap(),
+        work
+    );
     // the upgraded directory resumes like a fresh one
     generate(d.path(), &["--max-stones", "4", "--no-flying"]);
     let more = tempfile::tempdir().unwrap();

@@ -2,14 +2,14 @@
 
 mod naive;
 
-use millbase::Rules;
-use millbase::moves;
-use millbase::position::Position;
+use millbase::Variant;
+use millbase::rules::moves;
+use millbase::rules::position::Position;
 use naive::Naive;
 
 fn engine_children(s: &str, flying: bool) -> Vec<(String, String)> {
     let pos: Position = s.parse().unwrap();
-    let mut v: Vec<(String, String)> = moves::legal_moves(&pos, Rules { flying })
+    let mut v: Vec<(String, String)> = moves::legal_moves(&pos, Variant { flying })
         .into_iter()
         .map(|m| (m.to_string(), moves::apply(&pos, m).to_string()))
         .collect();
@@ -45,7 +45,7 @@ fn perft_from_initial_matches_naive() {
     let naive = Naive::parse(&init.to_string(), true);
     for depth in 1..=5 {
         assert_eq!(
-            moves::perft(&init, depth, Rules::default()),
+            moves::perft(&init, depth, Variant::default()),
             naive.perft(depth),
             "depth {depth}"
         );
@@ -65,7 +65,7 @@ fn perft_deeper_from_placement_positions_matches_naive() {
         let naive = Naive::parse(s, true);
         for depth in 1..=4 {
             assert_eq!(
-                moves::perft(&pos, depth, Rules::default()),
+                moves::perft(&pos, depth, Variant::default()),
                 naive.perft(depth),
                 "{s} depth {depth}"
             );
@@ -87,7 +87,7 @@ fn perft_movement_positions_with_and_without_flying() {
             let naive = Naive::parse(s, flying);
             for depth in 1..=4 {
                 assert_eq!(
-                    moves::perft(&pos, depth, Rules { flying }),
+                    moves::perft(&pos, depth, Variant { flying }),
                     naive.perft(depth),
                     "{s} flying={flying} depth {depth}"
                 );
@@ -107,7 +107,11 @@ fn random_games_agree_move_by_move() {
             let n = naive_children(&s, flying);
             assert_eq!(e, n, "children of {s} (flying={flying})");
             let pos: Position = s.parse().unwrap();
-            assert_eq!(moves::is_lost(&pos, Rules { flying }), e.is_empty(), "{s}");
+            assert_eq!(
+                moves::is_lost(&pos, Variant { flying }),
+                e.is_empty(),
+                "{s}"
+            );
             if e.is_empty() {
                 break;
             }

@@ -4,11 +4,12 @@
 mod common;
 
 use common::run;
-use millbase::Rules;
-use millbase::db::{LOCK, MANIFEST, file_name};
+use millbase::Variant;
 use millbase::index::Subspace;
-use millbase::storage::{StorageError, Table, write_atomic, write_table};
-use millbase::value::Counts;
+use millbase::solve::known::Kind;
+use millbase::solve::value::Counts;
+use millbase::storage::dir::{LOCK, MANIFEST, file_name};
+use millbase::storage::{Speed, StorageError, Table, write_atomic, write_table};
 use std::path::Path;
 use std::process::{Command, Stdio};
 
@@ -133,7 +134,7 @@ fn the_other_variant_is_never_overwritten() {
     // the files' own variant restores the manifest and finds every file solved
     let o = generate(p, &["--max-stones", "4", "--no-flying"]);
     assert!(o.status.success(), "{}", stderr(&o));
-    let all = 4 + millbase::plan::placement_plan(millbase::plan::Limits {
+    let all = 4 + millbase::index::plan::placement_plan(millbase::index::plan::Limits {
         max_stones: 4,
         ..Default::default()
     })
@@ -284,7 +285,7 @@ fn a_consistent_file_of_the_wrong_size_is_an_error_and_rebuilt() {
     let path = p.join(file_name(sub));
     let good = std::fs::read(&path).unwrap();
     // every checksum right, one block of entries too few
-    let mut cells = Table::open(&path, Rules::default(), sub)
+    let mut cells = Table::open(&path, Variant::default(), sub)
         .unwrap()
         .read_all()
         .unwrap();
@@ -293,14 +294,15 @@ fn a_consistent_file_of_the_wrong_size_is_an_error_and_rebuilt() {
     let counts = Counts::default();
     write_table(
         &path,
-        Rules::default(),
+        Variant::default(),
         sub,
-        &cells,
+        (&cells, None),
         counts,
-        millbase::db::encoding_for(sub),
+        millbase::storage::dir::encoding_for(Kind::Game, sub),
+        Speed::Small,
     )
     .unwrap();
-    let e = Table::open(&path, Rules::default(), sub).err().unwrap();
+    let e = Table::open(&path, Variant::default(), sub).err().unwrap();
     assert!(
         matches!(e, StorageError::Corrupt { .. }) && e.to_string().contains("entries"),
         "{e}"

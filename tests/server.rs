@@ -7,11 +7,11 @@ mod common;
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
 use http_body_util::BodyExt;
-use millbase::db::file_name;
+use millbase::answer::query::Database;
 use millbase::index::Subspace;
-use millbase::plan::Limits;
-use millbase::position::Position;
-use millbase::query::Database;
+use millbase::index::plan::Limits;
+use millbase::rules::position::Position;
+use millbase::storage::dir::file_name;
 use tower::ServiceExt;
 
 use common::flying_db as db_within;
@@ -118,7 +118,9 @@ async fn health_and_statistics() {
     let (status, h) = get(dir.path(), "/api/health").await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(h["rules"], "flying");
-    let present = millbase::db::DbDir::open(dir.path()).unwrap().present();
+    let present = millbase::storage::dir::DbDir::open(dir.path())
+        .unwrap()
+        .present();
     let names: Vec<String> = present.iter().map(|s| s.to_string()).collect();
     assert_eq!(h["sectors"], serde_json::json!(names));
     let (status, rows) = get(dir.path(), "/api/stats").await;
@@ -194,8 +196,8 @@ async fn statistics_are_the_same_with_a_cache_of_one_block() {
     let full = Database::open(dir.path()).unwrap();
     let tiny = Database::open(dir.path()).unwrap().with_cache_blocks(1);
     for sub in full.dir().present() {
-        let a = millbase::records::records_and_histogram(&full, sub, 3).unwrap();
-        let b = millbase::records::records_and_histogram(&tiny, sub, 3).unwrap();
+        let a = millbase::answer::records::records_and_histogram(&full, sub, 3).unwrap();
+        let b = millbase::answer::records::records_and_histogram(&tiny, sub, 3).unwrap();
         assert_eq!(a, b, "{sub}");
     }
 }
@@ -363,9 +365,9 @@ async fn a_long_database_path_never_shows_in_an_answer() {
         .join("d".repeat(120))
         .join("e".repeat(120))
         .join("f".repeat(120));
-    millbase::generate::generate(
+    millbase::build::generate::generate(
         &deep,
-        millbase::Rules::default(),
+        millbase::Variant::default(),
         Limits {
             max_stones: 3,
             max_total: 6,
@@ -373,7 +375,7 @@ async fn a_long_database_path_never_shows_in_an_answer() {
             move_limit: None,
         },
         &millbase::index::Indexer::new(),
-        &millbase::generate::Silent,
+        &millbase::build::generate::Silent,
     )
     .unwrap();
     let sub = Subspace {

@@ -9,8 +9,8 @@
 mod common;
 
 use common::{Killed, serve_with};
+use millbase::index::plan::Limits;
 use millbase::index::{Indexer, Subspace};
-use millbase::plan::Limits;
 use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::time::{Duration, Instant};

@@ -13,16 +13,18 @@ mod naive;
 
 use brute::{Brute, Minimax, Placement, Sector, all_sets, binom, sector_position};
 use common::run;
-use millbase::Rules;
+use millbase::Variant;
+use millbase::answer::opening::{OpeningSearch, Precision};
+use millbase::answer::query::Database;
+use millbase::build::complete::load_known;
 use millbase::index::Indexer;
-use millbase::moves;
-use millbase::opening::{OpeningSearch, Precision};
-use millbase::position::{Color, Position};
-use millbase::query::Database;
-use millbase::value::Value;
+use millbase::rules::moves;
+use millbase::rules::position::{Color, Position};
+use millbase::solve::known::Kind;
+use millbase::solve::value::Value;
 use rayon::prelude::*;
 
-fn check_variant(rules: Rules) {
+fn check_variant(variant: Variant) {
     let dir = tempfile::tempdir().unwrap();
     let mut args = vec![
         "generate",
@@ -32,13 +34,13 @@ fn check_variant(rules: Rules) {
         "4",
         "--quiet",
     ];
-    if !rules.flying {
+    if !variant.flying {
         args.push("--no-flying");
     }
     let o = run(&args);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
 
-    let mut brute = Brute::new(rules);
+    let mut brute = Brute::new(variant);
     for group in [vec![(3, 3)], vec![(3, 4), (4, 3)], vec![(4, 4)]] {
         brute.solve_group(&group);
     }
@@ -49,11 +51,9 @@ fn check_variant(rules: Rules) {
         let sub = millbase::index::Subspace::movement(w as u8, b as u8);
         // complete tables: where a file stores no plies (fewer stones for the
         // side to move), they are derived from the children by one ply of search
-        let mut known = millbase::solver::Known::new();
-        millbase::db::DbDir::open(dir.path())
-            .unwrap()
-            .load_known(&ix, &[sub], &mut known)
-            .unwrap();
+        let mut known = millbase::solve::known::Known::new();
+        let db = millbase::storage::dir::DbDir::open(dir.path()).unwrap();
+        millbase::build::complete::load_known(&db, &ix, Kind::Game, &[sub], &mut known).unwrap();
         let table = known.table(sub).unwrap();
         let opps = all_sets(b);
         let mismatches: Vec<String> = all_sets(w)
@@ -91,9 +91,9 @@ fn check_variant(rules: Rules) {
                 }] += 1;
             }
         }
-        let c = millbase::db::DbDir::open(dir.path())
+        let c = millbase::storage::dir::DbDir::open(dir.path())
             .unwrap()
-            .open_table(sub)
+            .open_table(Kind::Game, sub)
             .unwrap()
             .header
             .counts;
@@ -112,7 +112,7 @@ fn check_variant(rules: Rules) {
     // the placement phase of the 4-stone game, every position of every sector,
     // against backward induction over the sectors written out from the rules
     let placement = Placement::solve(&brute, 4);
-    let db_dir = millbase::db::DbDir::open(dir.path()).unwrap();
+    let db_dir = millbase::storage::dir::DbDir::open(dir.path()).unwrap();
     let present: Vec<Sector> = db_dir
         .present()
         .into_iter()
@@ -143,11 +143,15 @@ fn check_variant(rules: Rules) {
             mover_hand: mh,
             opponent_hand: oh,
         };
-        let stored = db_dir.open_table(sub).unwrap().read_all().unwrap();
-        let stores_plies = millbase::db::stores_plies(sub);
+        let stored = db_dir
+            .open_table(Kind::Game, sub)
+            .unwrap()
+            .read_all()
+            .unwrap();
+        let stores_plies = millbase::storage::dir::stores_plies(sub);
         without_plies += usize::from(!stores_plies);
-        let mut known = millbase::solver::Known::new();
-        db_dir.load_known(&ix, &[sub], &mut known).unwrap();
+        let mut known = millbase::solve::known::Known::new();
+        load_known(&db_dir, &ix, Kind::Game, &[sub], &mut known).unwrap();
         let cells = known.table(sub).unwrap();
         let opps = all_sets(o);
         let mismatches: Vec<String> = all_sets(m)
@@ -197,7 +201,7 @@ fn check_variant(rules: Rules) {
     // golden positions, probed through the query API (compressed blocks, cache),
     // with either colour to move
     let db = Database::open(dir.path()).unwrap();
-    assert_eq!(db.rules(), rules);
+    assert_eq!(db.variant(), variant);
     // a cache of two blocks: nearly every probe evicts one
     let evicting = Database::open(dir.path()).unwrap().with_cache_blocks(2);
     let mut probed = 0;
@@ -258,7 +262,7 @@ fn check_variant(rules: Rules) {
         for _ in 0..2 {
             let mut next = vec![];
             for p in &frontier {
-                for mv in moves::legal_moves(p, rules) {
+                for mv in moves::legal_moves(p, variant) {
                     let c = moves::apply(p, mv);
                     let want = minimax.value(&c);
                     assert_eq!(search.value(&c).unwrap(), want, "{c}");
@@ -274,7 +278,7 @@ fn check_variant(rules: Rules) {
         for _ in 0..300 {
             let mut p = root;
             loop {
-                let list = moves::legal_moves(&p, rules);
+                let list = moves::legal_moves(&p, variant);
                 if list.is_empty() || p.is_movement_phase() || p.opponent_total() < 3 {
                     break;
                 }
@@ -290,8 +294,8 @@ fn check_variant(rules: Rules) {
                     }
                     // the tables and the search give the same answer, move for move
                     let tables = db.answer(&p).unwrap();
-                    assert_eq!(tables.source, millbase::answer::Source::Table);
-                    assert_eq!(answer.source, millbase::answer::Source::Search);
+                    assert_eq!(tables.source, millbase::answer::policy::Source::Table);
+                    assert_eq!(answer.source, millbase::answer::policy::Source::Search);
                     assert_eq!(
                         (tables.value, &tables.moves),
                         (answer.value, &answer.moves),
@@ -320,7 +324,7 @@ fn check_variant(rules: Rules) {
         let root: Position = root.parse().unwrap();
         let mut positions = vec![root];
         positions.extend(
-            moves::legal_moves(&root, rules)
+            moves::legal_moves(&root, variant)
                 .iter()
                 .map(|&mv| moves::apply(&root, mv)),
         );
@@ -358,10 +362,10 @@ fn check_variant(rules: Rules) {
 
 #[test]
 fn max_stones_4_flying_matches_brute_force() {
-    check_variant(Rules { flying: true });
+    check_variant(Variant { flying: true });
 }
 
 #[test]
 fn max_stones_4_no_flying_matches_brute_force() {
-    check_variant(Rules { flying: false });
+    check_variant(Variant { flying: false });
 }

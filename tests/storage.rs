@@ -6,24 +6,24 @@ mod common;
 mod damage;
 
 use common::run;
-use millbase::Rules;
-use millbase::db::{DbError, file_name};
-use millbase::generate::{Report, Silent, generate};
+use millbase::Variant;
+use millbase::answer::opening::{OpeningSearch, Precision};
+use millbase::answer::query::{Database, QueryError};
+use millbase::answer::wdl::WdlMaps;
+use millbase::build::generate::{Report, Silent, generate};
+use millbase::index::plan::Limits;
 use millbase::index::{Indexer, Subspace};
-use millbase::opening::{OpeningSearch, Precision};
-use millbase::plan::Limits;
-use millbase::position::Position;
-use millbase::query::{Database, QueryError};
+use millbase::rules::position::Position;
+use millbase::solve::value::Value;
+use millbase::storage::dir::{DbError, file_name};
 use millbase::storage::{StorageError, Table};
-use millbase::value::Value;
-use millbase::wdl::WdlMaps;
 use std::path::Path;
 
 /// Generates the 3-3 subspace into `dir`.
-fn generate_small(dir: &Path, rules: Rules) -> Result<Vec<Report>, DbError> {
+fn generate_small(dir: &Path, variant: Variant) -> Result<Vec<Report>, DbError> {
     generate(
         dir,
-        rules,
+        variant,
         Limits {
             max_stones: 3,
             max_total: 6,
@@ -35,9 +35,9 @@ fn generate_small(dir: &Path, rules: Rules) -> Result<Vec<Report>, DbError> {
     )
 }
 
-fn small_db(rules: Rules) -> tempfile::TempDir {
+fn small_db(variant: Variant) -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
-    generate_small(dir.path(), rules).unwrap();
+    generate_small(dir.path(), variant).unwrap();
     dir
 }
 
@@ -46,7 +46,7 @@ fn small_db(rules: Rules) -> tempfile::TempDir {
 /// checks of a finished file), and a full decode (`check`, `read_all`). The
 /// error is the checksums'.
 fn open_and_check(path: &Path, sub: Subspace) -> Result<(), StorageError> {
-    let t = Table::open(path, Rules::default(), sub)?;
+    let t = Table::open(path, Variant::default(), sub)?;
     let decoded = t.check().and_then(|()| t.read_all().map(|_| ()));
     match (t.check_checksums(), decoded) {
         (Err(e), Err(_)) => Err(e),
@@ -64,7 +64,7 @@ const SECTOR: Subspace = Subspace {
 
 /// Every single-byte change of the file of `sub` is an error naming the file.
 fn every_byte_flip_is_detected_in(sub: Subspace) {
-    let dir = small_db(Rules::default());
+    let dir = small_db(Variant::default());
     let path = dir.path().join(file_name(sub));
     let bytes = std::fs::read(&path).unwrap();
     assert!(open_and_check(&path, sub).is_ok());
@@ -95,7 +95,7 @@ fn every_byte_flip_is_detected_in(sub: Subspace) {
 /// the file, not a division by zero.
 #[test]
 fn a_block_size_of_zero_is_an_error() {
-    let dir = small_db(Rules::default());
+    let dir = small_db(Variant::default());
     let path = dir.path().join(file_name(SECTOR));
     let mut bytes = std::fs::read(&path).unwrap();
     assert!(open_and_check(&path, SECTOR).is_ok());
@@ -122,7 +122,7 @@ fn every_byte_flip_of_a_placement_file_is_detected() {
 
 /// Every truncation of the file of `sub`, and one byte too many, is an error.
 fn every_truncation_is_detected_in(sub: Subspace) {
-    let dir = small_db(Rules::default());
+    let dir = small_db(Variant::default());
     let path = dir.path().join(file_name(sub));
     let bytes = std::fs::read(&path).unwrap();
     let accepted = damage::undetected(
@@ -158,9 +158,9 @@ fn every_truncation_of_a_placement_file_is_detected() {
 
 #[test]
 fn a_damaged_placement_file_is_an_error_never_a_wrong_answer() {
-    let dir = small_db(Rules::default());
+    let dir = small_db(Variant::default());
     let path = dir.path().join(file_name(SECTOR));
-    let good = Table::open(&path, Rules::default(), SECTOR)
+    let good = Table::open(&path, Variant::default(), SECTOR)
         .unwrap()
         .read_all()
         .unwrap();
@@ -192,11 +192,11 @@ fn a_damaged_placement_file_is_an_error_never_a_wrong_answer() {
 
 #[test]
 fn a_missing_placement_sector_is_named_and_searched() {
-    let dir = small_db(Rules::default());
+    let dir = small_db(Variant::default());
     let complete = Database::open(dir.path()).unwrap();
     let pos: Position = "W....WB................B w 1 1".parse().unwrap();
     let want = complete.answer(&pos).unwrap();
-    assert_eq!(want.source, millbase::answer::Source::Table);
+    assert_eq!(want.source, millbase::answer::policy::Source::Table);
     let sector = Subspace::of(&pos);
     std::fs::remove_file(dir.path().join(file_name(sector))).unwrap();
     let db = Database::open(dir.path()).unwrap();
@@ -208,7 +208,7 @@ fn a_missing_placement_sector_is_named_and_searched() {
     );
     // the answer falls back to search, says so, and agrees with the tables
     let searched = db.answer(&pos).unwrap();
-    assert_eq!(searched.source, millbase::answer::Source::Search);
+    assert_eq!(searched.source, millbase::answer::policy::Source::Search);
     assert_eq!(
         (searched.value, searched.moves.clone()),
         (want.value, want.moves.clone())
@@ -230,20 +230,20 @@ fn a_missing_placement_sector_is_named_and_searched() {
     assert_eq!(v["value"], want.value.name());
     assert!(stderr.contains(&sector.to_string()), "{stderr}");
     // generate builds the missing sector again: answers come from the table
-    generate_small(dir.path(), Rules::default()).unwrap();
+    generate_small(dir.path(), Variant::default()).unwrap();
     assert_eq!(query().0["source"], "table");
 }
 
 #[test]
 fn other_variant_and_missing_subspace_are_clean_errors() {
-    let dir = small_db(Rules { flying: false });
+    let dir = small_db(Variant { flying: false });
     let sub = Subspace::movement(3, 3);
-    let e = Table::open(&dir.path().join(file_name(sub)), Rules::default(), sub)
+    let e = Table::open(&dir.path().join(file_name(sub)), Variant::default(), sub)
         .err()
         .unwrap();
     assert!(matches!(e, StorageError::WrongVariant { .. }), "{e}");
     // a no-flying file copied into a flying directory is refused too
-    let flying = small_db(Rules::default());
+    let flying = small_db(Variant::default());
     std::fs::copy(
         dir.path().join(file_name(sub)),
         flying.path().join(file_name(sub)),
@@ -257,7 +257,7 @@ fn other_variant_and_missing_subspace_are_clean_errors() {
         "{e}"
     );
     // generate refuses to mix variants in one directory
-    let e = generate_small(flying.path(), Rules { flying: false }).unwrap_err();
+    let e = generate_small(flying.path(), Variant { flying: false }).unwrap_err();
     assert!(e.to_string().contains("no-flying"), "{e}");
     // a subspace that was never generated
     let pos: Position = "WWW....BB..........W.B.. w 0 0".parse().unwrap();
@@ -271,7 +271,7 @@ fn other_variant_and_missing_subspace_are_clean_errors() {
 
 #[test]
 fn rerun_redoes_a_corrupt_file_and_keeps_good_ones() {
-    let dir = small_db(Rules::default());
+    let dir = small_db(Variant::default());
     let sub = Subspace::movement(3, 3);
     let path = dir.path().join(file_name(sub));
     let good = std::fs::read(&path).unwrap();
@@ -280,11 +280,11 @@ fn rerun_redoes_a_corrupt_file_and_keeps_good_ones() {
     bad[n - 10] ^= 1;
     std::fs::write(&path, &bad).unwrap();
     std::fs::write(dir.path().join("3-3-0-0.mdb.tmp"), b"partial").unwrap();
-    let reports = generate_small(dir.path(), Rules::default()).unwrap();
+    let reports = generate_small(dir.path(), Variant::default()).unwrap();
     assert!(!reports[0].skipped);
     assert_eq!(std::fs::read(&path).unwrap(), good);
     assert!(!dir.path().join("3-3-0-0.mdb.tmp").exists());
-    let reports = generate_small(dir.path(), Rules::default()).unwrap();
+    let reports = generate_small(dir.path(), Variant::default()).unwrap();
     assert!(reports[0].skipped);
 }
 
@@ -325,7 +325,7 @@ fn garbage_position_strings_are_clean_errors() {
 
 #[test]
 fn win_draw_loss_maps_agree_with_probes() {
-    let dir = small_db(Rules::default());
+    let dir = small_db(Variant::default());
     let db = Database::open(dir.path()).unwrap();
     let ix = Indexer::new();
     let sub = Subspace::movement(3, 3);
@@ -337,7 +337,7 @@ fn win_draw_loss_maps_agree_with_probes() {
             assert!(map.value(i).is_err(), "unused slot {i} has a value");
             continue;
         };
-        let pos = millbase::solver::movement_position(m, o);
+        let pos = millbase::solve::solver::movement_position(m, o);
         let want = db.probe(&pos).unwrap();
         let got = map.value(i).unwrap();
         assert_eq!(got.name(), want.name(), "{pos}");
@@ -353,7 +353,7 @@ fn win_draw_loss_maps_agree_with_probes() {
 
 #[test]
 fn solve_opening_on_a_damaged_file_is_a_clean_error() {
-    let dir = small_db(Rules::default());
+    let dir = small_db(Variant::default());
     let sub = Subspace::movement(3, 3);
     let path = dir.path().join(file_name(sub));
     let good = std::fs::read(&path).unwrap();

@@ -3,15 +3,18 @@
 mod common;
 
 use common::run;
-use millbase::Rules;
-use millbase::db::{DbDir, encoding_for, file_name};
-use millbase::generate::{Silent, generate};
+use millbase::Variant;
+use millbase::build::complete::read_complete;
+use millbase::build::generate::{Silent, generate};
+use millbase::build::verify::{Scope, Unwatched, VerifyReport, verify_tables};
+use millbase::index::plan::Limits;
 use millbase::index::{Indexer, Subspace};
-use millbase::plan::Limits;
-use millbase::solver::count_values;
+use millbase::solve::known::Kind;
+use millbase::solve::solver::count_values;
+use millbase::solve::value::{Cell, Value};
+use millbase::storage::Speed;
+use millbase::storage::dir::{DbDir, encoding_for, file_name};
 use millbase::storage::write_table;
-use millbase::value::{Cell, Value};
-use millbase::verify::{Unwatched, VerifyReport, verify_dir, verify_dir_keeping, verify_rule_dir};
 
 /// Builds the game's tables (no rule tables) of the game with at most
 /// `max_stones` a side and `max_total` in all, flying, into `dir`.
@@ -22,13 +25,13 @@ fn build(dir: &std::path::Path, max_stones: u8, max_total: u8) {
         placement: true,
         move_limit: None,
     };
-    generate(dir, Rules::default(), limits, &Indexer::new(), &Silent).unwrap();
+    generate(dir, Variant::default(), limits, &Indexer::new(), &Silent).unwrap();
 }
 
 /// The table of `sub` as its file in `dir` holds it.
 fn read(dir: &std::path::Path, sub: Subspace) -> Vec<Cell> {
     let db = DbDir::open(dir).unwrap();
-    db.open_table(sub).unwrap().read_all().unwrap()
+    db.open_table(Kind::Game, sub).unwrap().read_all().unwrap()
 }
 
 /// Writes `cells` as the file of `sub` in `dir`, its checksums intact.
@@ -37,23 +40,27 @@ fn rewrite(dir: &std::path::Path, sub: Subspace, cells: &[Cell]) {
     let path = dir.join(file_name(sub));
     write_table(
         &path,
-        Rules::default(),
+        Variant::default(),
         sub,
-        cells,
+        (cells, None),
         counts,
-        encoding_for(sub),
+        encoding_for(Kind::Game, sub),
+        Speed::Small,
     )
     .unwrap();
 }
 
-/// `verify_dir` of `sub` alone in `dir`, every `sample`-th class checked.
+/// `verify_tables` of `sub` alone in `dir`, every `sample`-th class checked.
 fn check(dir: &std::path::Path, sub: Subspace, sample: usize) -> Vec<VerifyReport> {
     let db = DbDir::open(dir).unwrap();
-    verify_dir(
+    verify_tables(
         &db,
         &Indexer::new(),
-        &[sub],
-        sample,
+        Scope {
+            only: &[sub],
+            sample,
+            ..Scope::all(Kind::Game)
+        },
         &Unwatched,
         &mut |_| true,
     )
@@ -66,11 +73,14 @@ fn a_planted_wrong_value_is_reported() {
     let ix = Indexer::new();
     build(dir.path(), 3, 6);
     let sub = Subspace::movement(3, 3);
-    let clean = verify_dir(
+    let clean = verify_tables(
         &DbDir::open(dir.path()).unwrap(),
         &ix,
-        &[],
-        1,
+        Scope {
+            only: &[],
+            sample: 1,
+            ..Scope::all(Kind::Game)
+        },
         &Unwatched,
         &mut |_| true,
     )
@@ -161,16 +171,19 @@ fn a_value_in_a_slot_that_holds_no_position_is_reported() {
     assert_eq!(r[0].checked, ix.classes(sub));
 }
 
-/// The reports of `verify_dir_keeping` with budget `kept` on the database in
+/// The reports of `verify_tables` with budget `kept` on the database in
 /// `dir`, as (subspace, checked, mismatches, example indices), sorted.
 fn reports(dir: &std::path::Path, kept: usize) -> Vec<(Subspace, u64, u64, Vec<u64>)> {
     let ix = Indexer::new();
-    let mut r: Vec<_> = verify_dir_keeping(
+    let mut r: Vec<_> = verify_tables(
         &DbDir::open(dir).unwrap(),
         &ix,
-        &[],
-        1,
-        kept,
+        Scope {
+            only: &[],
+            sample: 1,
+            kept_bytes: kept,
+            ..Scope::all(Kind::Game)
+        },
         &Unwatched,
         &mut |_| true,
     )
@@ -206,7 +219,7 @@ fn a_whole_database_check_finds_a_wrong_outcome_in_a_file_without_plies() {
     let sub = (subs.iter().copied())
         .find(|s| {
             !s.is_movement()
-                && encoding_for(*s) == millbase::storage::Encoding::WdlOnly
+                && encoding_for(Kind::Game, *s) == millbase::storage::Encoding::WdlOnly
                 && subs.iter().any(|p| p.successors().contains(s))
         })
         .unwrap();
@@ -303,18 +316,20 @@ fn build_with_rule_tables(dir: &std::path::Path) {
         placement: true,
         move_limit: Some(LIMIT),
     };
-    generate(dir, Rules::default(), limits, &Indexer::new(), &Silent).unwrap();
+    generate(dir, Variant::default(), limits, &Indexer::new(), &Silent).unwrap();
 }
 
-/// `verify_rule_dir` of `only` (every rule table when empty) in `dir`.
+/// `verify_tables` of `only` (every rule table when empty) in `dir`.
 fn check_rule_tables(dir: &std::path::Path, only: &[Subspace]) -> Vec<VerifyReport> {
     let db = DbDir::open(dir).unwrap();
-    verify_rule_dir(
+    verify_tables(
         &db,
         &Indexer::new(),
-        LIMIT,
-        only,
-        1,
+        Scope {
+            only,
+            sample: 1,
+            ..Scope::all(Kind::Rule(LIMIT))
+        },
         &Unwatched,
         &mut |_| true,
     )
@@ -336,7 +351,7 @@ fn a_planted_wrong_distance_in_a_rule_table_is_reported() {
             r.subspace
         );
         // every position the game decides is recomputed, its draws are not
-        let game = db.open_table(r.subspace).unwrap().header.counts;
+        let game = db.open_table(Kind::Game, r.subspace).unwrap().header.counts;
         assert_eq!(r.checked, game.wins + game.losses, "{}", r.subspace);
     }
     assert!(clean.iter().map(|r| r.checked).sum::<u64>() > 100_000);
@@ -345,9 +360,9 @@ fn a_planted_wrong_distance_in_a_rule_table_is_reported() {
     // stores distances, lengthened by two plies (checksums intact)
     let ix = Indexer::new();
     let (sub, i, d, mut cells, game) = (db.present().into_iter())
-        .filter(|&s| millbase::db::stores_plies(s))
+        .filter(|&s| millbase::storage::dir::stores_plies(s))
         .find_map(|s| {
-            let cells = db.read_rule_table(&ix, LIMIT, s).unwrap();
+            let cells = read_complete(&db, &ix, Kind::Rule(LIMIT), s).unwrap();
             let (i, d) = cells
                 .iter()
                 .enumerate()
@@ -359,8 +374,8 @@ fn a_planted_wrong_distance_in_a_rule_table_is_reported() {
         })
         .expect("a win in a table that stores distances");
     cells[i] = Cell::from_value(Value::Win(d + 2));
-    let counts = db.open_rule_table(LIMIT, sub).unwrap().header.counts;
-    db.write_rule_table(LIMIT, sub, &cells, &game, counts)
+    let counts = db.open_table(Kind::Rule(LIMIT), sub).unwrap().header.counts;
+    db.write_table(Kind::Rule(LIMIT), sub, &cells, Some(&game), counts)
         .unwrap();
     let r = &check_rule_tables(dir.path(), &[sub])[0];
     assert_eq!((r.mismatches, r.examples.len()), (1, 1), "{sub}");
@@ -378,17 +393,23 @@ fn wrong_counts_in_a_rule_table_that_stores_none_are_reported() {
     let db = DbDir::open(dir.path()).unwrap();
     let ix = Indexer::new();
     let sub = (db.present().into_iter())
-        .filter(|&s| !millbase::db::stores_plies(s))
-        .max_by_key(|&s| db.open_rule_table(LIMIT, s).unwrap().header.counts.wins)
+        .filter(|&s| !millbase::storage::dir::stores_plies(s))
+        .max_by_key(|&s| {
+            db.open_table(Kind::Rule(LIMIT), s)
+                .unwrap()
+                .header
+                .counts
+                .wins
+        })
         .unwrap();
-    let file = db.open_rule_table(LIMIT, sub).unwrap();
+    let file = db.open_table(Kind::Rule(LIMIT), sub).unwrap();
     assert_eq!(
         file.header.encoding,
         millbase::storage::Encoding::CountsOnly
     );
     let mut counts = file.header.counts;
     assert!(counts.wins > 0, "{sub}");
-    let cells = db.read_rule_table(&ix, LIMIT, sub).unwrap();
+    let cells = read_complete(&db, &ix, Kind::Rule(LIMIT), sub).unwrap();
     let game = db.read_outcomes(sub).unwrap();
     assert_eq!(count_values(&ix, sub, &cells), counts);
     assert_eq!(check_rule_tables(dir.path(), &[sub])[0].mismatches, 0);
@@ -396,7 +417,7 @@ fn wrong_counts_in_a_rule_table_that_stores_none_are_reported() {
     // one win counted as a draw (the rule may draw what the game wins)
     counts.wins -= 1;
     counts.draws += 1;
-    db.write_rule_table(LIMIT, sub, &cells, &game, counts)
+    db.write_table(Kind::Rule(LIMIT), sub, &cells, Some(&game), counts)
         .unwrap();
     let r = &check_rule_tables(dir.path(), &[sub])[0];
     assert!(r.counts_differ, "{sub}");
@@ -453,10 +474,10 @@ fn a_damaged_rule_table_is_an_error_that_names_its_file() {
     build_with_rule_tables(dir.path());
     let db = DbDir::open(dir.path()).unwrap();
     let sub = (db.present().into_iter())
-        .filter(|&s| millbase::db::stores_plies(s))
-        .max_by_key(|&s| db.open_rule_table(LIMIT, s).unwrap().file_len())
+        .filter(|&s| millbase::storage::dir::stores_plies(s))
+        .max_by_key(|&s| db.open_table(Kind::Rule(LIMIT), s).unwrap().file_len())
         .unwrap();
-    let path = db.rule_dir(LIMIT).join(file_name(sub));
+    let path = db.dir_of(Kind::Rule(LIMIT)).join(file_name(sub));
     let name = path.to_str().unwrap().to_string();
     let intact = std::fs::read(&path).unwrap();
     let verify = || run(&["verify", "--db", dir.path().to_str().unwrap()]);

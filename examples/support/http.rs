@@ -3,9 +3,9 @@
 //! server's peak memory.
 #![allow(dead_code)]
 
-use millbase::Rules;
-use millbase::moves;
-use millbase::position::Position;
+use millbase::Variant;
+use millbase::rules::moves;
+use millbase::rules::position::Position;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use std::io::{BufRead, BufReader, Read, Write};
@@ -14,7 +14,7 @@ use std::process::{Child, Command, Stdio};
 
 /// Positions of random games (at most 60 plies) from the initial position
 /// with `stones` a side, seeded.
-pub fn random_positions(n: usize, stones: u8, rules: Rules, seed: u64) -> Vec<Position> {
+pub fn random_positions(n: usize, stones: u8, variant: Variant, seed: u64) -> Vec<Position> {
     let mut rng = StdRng::seed_from_u64(seed);
     let root: Position = format!("........................ w {stones} {stones}")
         .parse()
@@ -23,7 +23,7 @@ pub fn random_positions(n: usize, stones: u8, rules: Rules, seed: u64) -> Vec<Po
     while out.len() < n {
         let mut p = root;
         for _ in 0..rng.random_range(0..60) {
-            let list = moves::legal_moves(&p, rules);
+            let list = moves::legal_moves(&p, variant);
             if list.is_empty() {
                 break;
             }

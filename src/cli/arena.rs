@@ -2,11 +2,11 @@
 
 use super::{Failure, RuleArgs, ThreadArgs, parse_position, write_json};
 use clap::Args;
-use millbase::players::Level;
-use millbase::players::arena::{Judgement, PlayerSummary, Tally, play_game, result_name};
-use millbase::position::{Color, Position};
-use millbase::query::Database;
-use millbase::rules::{DEFAULT_MOVE_LIMIT, MAX_MOVE_LIMIT};
+use millbase::answer::query::Database;
+use millbase::play::players::Level;
+use millbase::play::players::arena::{Judgement, PlayerSummary, Tally, play_game, result_name};
+use millbase::rules::position::{Color, Position};
+use millbase::rules::variant::{DEFAULT_MOVE_LIMIT, MAX_MOVE_LIMIT};
 use rayon::prelude::*;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -47,7 +47,7 @@ pub struct ArenaArgs {
     #[command(flatten)]
     threads: ThreadArgs,
     #[command(flatten)]
-    rules: RuleArgs,
+    variant: RuleArgs,
     /// One JSON line per game, then a summary line.
     #[arg(long)]
     json: bool,
@@ -104,12 +104,12 @@ pub fn run(a: ArenaArgs, out: &mut impl Write) -> Result<(), Failure> {
         Some(dir) => Some(Arc::new(Database::open(dir)?)),
         None => None,
     };
-    if db.is_some() && a.rules.no_flying {
+    if db.is_some() && a.variant.no_flying {
         return Err(Failure::input(
             "--no-flying with --db: the database's variant is played; leave --no-flying out",
         ));
     }
-    let rules = db.as_ref().map_or(a.rules.rules(), |d| d.rules());
+    let variant = db.as_ref().map_or(a.variant.variant(), |d| d.variant());
     a.threads.apply()?;
     let bar = indicatif::ProgressBar::new(a.games as u64).with_style(
         indicatif::ProgressStyle::with_template(
@@ -134,7 +134,7 @@ pub fn run(a: ArenaArgs, out: &mut impl Write) -> Result<(), Failure> {
                     (white_level, black_level)
                 };
                 let seeds = (seed_of(seed, i, 0), seed_of(seed, i, 1));
-                let played = play_game(start, rules, move_limit, (white, black), seeds, db);
+                let played = play_game(start, variant, move_limit, (white, black), seeds, db);
                 let _ = tx.send((i, white, black, played));
             })
         });
@@ -201,7 +201,7 @@ pub fn run(a: ArenaArgs, out: &mut impl Write) -> Result<(), Failure> {
         out,
         "{} games, {} rules, from {start}{}:",
         a.games,
-        rules.name(),
+        variant.name(),
         if a.swap {
             ", colours exchanged every second game"
         } else {

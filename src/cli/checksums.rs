@@ -2,8 +2,8 @@
 
 use super::{DbArgs, Failure};
 use clap::Args;
-use millbase::db::DbDir;
-use millbase::records;
+use millbase::answer::records;
+use millbase::storage::dir::DbDir;
 use std::io::Write;
 use std::path::PathBuf;
 

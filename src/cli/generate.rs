@@ -2,14 +2,15 @@
 //! into a directory.
 
 use super::progress::GenerateUi;
+use super::text::duration;
 use super::{DbArgs, Failure, RuleArgs, ThreadArgs};
 use clap::Args;
-use millbase::Rules;
-use millbase::db::DbDir;
-use millbase::generate;
+use millbase::Variant;
+use millbase::build::generate;
+use millbase::index::plan::{Limits, all_sectors, all_subspaces, placement_plan, plan};
 use millbase::index::{Indexer, Subspace};
-use millbase::plan::{Limits, all_sectors, all_subspaces, placement_plan, plan};
-use millbase::rules::{DEFAULT_MOVE_LIMIT, MAX_MOVE_LIMIT, MIN_STONES, STONES_PER_SIDE};
+use millbase::rules::variant::{DEFAULT_MOVE_LIMIT, MAX_MOVE_LIMIT, MIN_STONES, STONES_PER_SIDE};
+use millbase::storage::dir::DbDir;
 use std::collections::HashMap;
 use std::io::Write;
 
@@ -41,7 +42,7 @@ pub struct GenerateArgs {
     #[arg(long, conflicts_with = "move_limit")]
     no_rule_tables: bool,
     #[command(flatten)]
-    rules: RuleArgs,
+    variant: RuleArgs,
     #[command(flatten)]
     threads: ThreadArgs,
     /// No progress bar.
@@ -97,20 +98,14 @@ fn size(bytes: f64) -> String {
     }
 }
 
-/// "1 h 42 min", "12 min", "40 s".
-pub fn duration(seconds: f64) -> String {
-    let s = seconds.round() as u64;
-    match s {
-        0..60 => format!("{s} s"),
-        60..3600 => format!("{} min", s.div_ceil(60)),
-        _ => format!("{} h {} min", s / 3600, (s % 3600) / 60),
-    }
-}
-
 /// The movement pairs and placement sectors to solve (those not all there
 /// yet), in solving order with their expected seconds, and a line telling the
 /// plan: work, time, disk and memory to expect.
-fn plan_of(dir: &std::path::Path, rules: Rules, limits: Limits) -> (Vec<(Subspace, f64)>, String) {
+fn plan_of(
+    dir: &std::path::Path,
+    variant: Variant,
+    limits: Limits,
+) -> (Vec<(Subspace, f64)>, String) {
     let table = measured();
     let pairs = plan(limits);
     let todo: Vec<Subspace> = pairs
@@ -119,7 +114,7 @@ fn plan_of(dir: &std::path::Path, rules: Rules, limits: Limits) -> (Vec<(Subspac
         .filter(|rep| {
             rep.with_swap()
                 .iter()
-                .any(|&s| !dir.join(millbase::db::file_name(s)).exists())
+                .any(|&s| !dir.join(millbase::storage::dir::file_name(s)).exists())
         })
         .collect();
     let m = |s: Subspace| table.get(&s);
@@ -127,7 +122,7 @@ fn plan_of(dir: &std::path::Path, rules: Rules, limits: Limits) -> (Vec<(Subspac
     let sectors_todo: Vec<Subspace> = sectors
         .iter()
         .copied()
-        .filter(|&s| !dir.join(millbase::db::file_name(s)).exists())
+        .filter(|&s| !dir.join(millbase::storage::dir::file_name(s)).exists())
         .collect();
     let expected: Vec<(Subspace, f64)> = todo
         .iter()
@@ -150,10 +145,10 @@ fn plan_of(dir: &std::path::Path, rules: Rules, limits: Limits) -> (Vec<(Subspac
     .fold(0.0, f64::max);
     let subspaces: usize = pairs.iter().map(|p| p.with_swap().len()).sum();
     let rule_todo = limits.move_limit.map(|l| {
-        let rule_dir = dir.join(format!("{}{l}", millbase::db::RULE_DIR_PREFIX));
+        let rule_dir = dir.join(format!("{}{l}", millbase::storage::dir::RULE_DIR_PREFIX));
         let missing = all_sectors(limits)
             .into_iter()
-            .filter(|&s| !rule_dir.join(millbase::db::file_name(s)).exists())
+            .filter(|&s| !rule_dir.join(millbase::storage::dir::file_name(s)).exists())
             .count();
         (l, missing)
     });
@@ -161,7 +156,7 @@ fn plan_of(dir: &std::path::Path, rules: Rules, limits: Limits) -> (Vec<(Subspac
         format!(
             "plan: all {subspaces} movement subspaces and {} placement sectors are there already ({} rules)",
             sectors.len(),
-            rules.name()
+            variant.name()
         )
     } else {
         // time and disk as measured, where the table has the subspaces
@@ -216,7 +211,7 @@ fn plan_of(dir: &std::path::Path, rules: Rules, limits: Limits) -> (Vec<(Subspac
         });
         format!(
             "plan ({} rules, into {}): {movement}{placement}{memory}{rule}",
-            rules.name(),
+            variant.name(),
             dir.display()
         )
     };
@@ -233,14 +228,14 @@ pub fn run(a: GenerateArgs, out: &mut impl Write) -> Result<(), Failure> {
         move_limit: (!a.no_rule_tables).then_some(a.move_limit),
     };
     // an existing database keeps its variant: resuming needs no flag
-    let rules = match DbDir::open(&a.db.db) {
-        Ok(db) if !a.rules.no_flying => db.rules(),
-        _ => a.rules.rules(),
+    let variant = match DbDir::open(&a.db.db) {
+        Ok(db) if !a.variant.no_flying => db.variant(),
+        _ => a.variant.variant(),
     };
-    let (expected, plan) = plan_of(&a.db.db, rules, limits);
+    let (expected, plan) = plan_of(&a.db.db, variant, limits);
     let ui = GenerateUi::new(a.quiet, expected);
     ui.set_plan(plan);
-    let reports = generate::generate(&a.db.db, rules, limits, &ix, &ui)?;
+    let reports = generate::generate(&a.db.db, variant, limits, &ix, &ui)?;
     ui.bar.finish_and_clear();
     if let Some(e) = ui.output_error() {
         return Err(Failure::output_lost(

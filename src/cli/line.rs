@@ -1,12 +1,12 @@
 //! `millbase line`: the perfect-play line to the end of the game.
 
-use super::query::outcome;
+use super::text::outcome;
 use super::{DbArgs, Failure, PositionArgs, write_json};
 use clap::Args;
-use millbase::answer::RuleValue;
-use millbase::moves;
-use millbase::query::{Database, QueryError};
-use millbase::value::Value;
+use millbase::answer::policy::RuleValue;
+use millbase::answer::query::{Database, QueryError};
+use millbase::rules::moves;
+use millbase::solve::value::Value;
 use std::io::Write;
 
 #[derive(Args)]
@@ -33,7 +33,7 @@ pub struct LineArgs {
 pub fn run(a: LineArgs, out: &mut impl Write) -> Result<(), Failure> {
     let start = a.position.start(false)?;
     let database = Database::open(&a.db.db)?;
-    let pos = a.position.play(start, database.rules())?;
+    let pos = a.position.play(start, database.variant())?;
     let line = match a.counter {
         Some(c) => database
             .line_at(&pos, c, a.max_plies)
@@ -85,7 +85,7 @@ pub fn run(a: LineArgs, out: &mut impl Write) -> Result<(), Failure> {
         Some(last)
             if counter_at_end == Some(limit)
                 && !last.position.mover_below_minimum()
-                && !moves::legal_moves(&last.position, database.rules()).is_empty() =>
+                && !moves::legal_moves(&last.position, database.variant()).is_empty() =>
         {
             writeln!(
                 out,

@@ -14,15 +14,16 @@ mod show;
 mod solve_opening;
 mod stats;
 mod subspaces;
+mod text;
 mod upgrade;
 mod verify;
 
 use clap::{Args, Parser, Subcommand};
-use millbase::Rules;
-use millbase::db::DbError;
-use millbase::position::Position;
-use millbase::query::QueryError;
+use millbase::Variant;
+use millbase::answer::query::QueryError;
+use millbase::rules::position::Position;
 use millbase::storage::StorageError;
+use millbase::storage::dir::DbError;
 use std::path::PathBuf;
 
 /// Retrograde-analysis solver and perfect-play database for Nine Men's Morris.
@@ -122,8 +123,8 @@ struct RuleArgs {
 }
 
 impl RuleArgs {
-    fn rules(self) -> Rules {
-        Rules {
+    fn variant(self) -> Variant {
+        Variant {
             flying: !self.no_flying,
         }
     }
@@ -278,9 +279,11 @@ impl PositionArgs {
     }
 
     /// `start` after the moves of --moves, under `rules`.
-    fn play(&self, start: Position, rules: Rules) -> Result<Position, Failure> {
+    fn play(&self, start: Position, variant: Variant) -> Result<Position, Failure> {
         match &self.moves {
-            Some(list) => millbase::moves::play_line(&start, rules, list).map_err(Failure::input),
+            Some(list) => {
+                millbase::rules::moves::play_line(&start, variant, list).map_err(Failure::input)
+            }
             None => Ok(start),
         }
     }
@@ -294,14 +297,14 @@ struct VariantArgs {
     #[arg(long, value_name = "DIR", conflicts_with = "no_flying")]
     db: Option<PathBuf>,
     #[command(flatten)]
-    rules: RuleArgs,
+    variant: RuleArgs,
 }
 
 impl VariantArgs {
-    fn rules(&self) -> Result<Rules, Failure> {
+    fn variant(&self) -> Result<Variant, Failure> {
         match &self.db {
-            Some(dir) => Ok(millbase::db::DbDir::open(dir)?.rules()),
-            None => Ok(self.rules.rules()),
+            Some(dir) => Ok(millbase::storage::dir::DbDir::open(dir)?.variant()),
+            None => Ok(self.variant.variant()),
         }
     }
 }
@@ -309,7 +312,7 @@ impl VariantArgs {
 fn bad_position(s: &str, e: impl std::fmt::Display) -> Failure {
     Failure::input(format!(
         "bad position {:?}: {e}",
-        millbase::position::excerpt(s)
+        millbase::rules::position::excerpt(s)
     ))
 }
 

@@ -2,8 +2,8 @@
 
 use super::{Failure, PositionArgs, VariantArgs, write_json};
 use clap::Args;
-use millbase::moves;
-use millbase::report::MoveList;
+use millbase::answer::report::MoveList;
+use millbase::rules::moves;
 use std::io::Write;
 
 #[derive(Args)]
@@ -19,9 +19,9 @@ pub struct MovesArgs {
 
 pub fn run(a: MovesArgs, out: &mut impl Write) -> Result<(), Failure> {
     let start = a.position.start(false)?;
-    let rules = a.variant.rules()?;
-    let pos = a.position.play(start, rules)?;
-    let list = moves::legal_moves(&pos, rules);
+    let variant = a.variant.variant()?;
+    let pos = a.position.play(start, variant)?;
+    let list = moves::legal_moves(&pos, variant);
     if a.json {
         write_json(out, &MoveList::new(&pos, &list))?;
     } else {

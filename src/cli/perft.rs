@@ -2,8 +2,8 @@
 
 use super::{Failure, VariantArgs, parse_position, write_json};
 use clap::Args;
-use millbase::moves;
-use millbase::report::Perft;
+use millbase::answer::report::Perft;
+use millbase::rules::moves;
 use std::io::Write;
 
 #[derive(Args)]
@@ -24,7 +24,7 @@ pub struct PerftArgs {
 pub fn run(a: PerftArgs, out: &mut impl Write) -> Result<(), Failure> {
     let pos = parse_position(&a.position)?;
     let bar = super::progress::counter_bar("first moves counted");
-    let nodes = moves::perft_parallel_with(&pos, a.depth, a.variant.rules()?, &|k, n| {
+    let nodes = moves::perft_parallel_with(&pos, a.depth, a.variant.variant()?, &|k, n| {
         bar.set_length(n as u64);
         bar.set_position(k as u64);
     });

@@ -2,7 +2,7 @@
 
 use super::{DbArgs, Failure, write_json};
 use clap::Args;
-use millbase::query::Database;
+use millbase::answer::query::Database;
 use serde::Serialize;
 use std::io::{BufRead, Write};
 
@@ -44,7 +44,7 @@ pub fn run(a: ProbeArgs, out: &mut impl Write) -> Result<(), Failure> {
             Err(error) => write_json(
                 out,
                 &ProbeError {
-                    input: millbase::position::excerpt(&line),
+                    input: millbase::rules::position::excerpt(&line),
                     error,
                 },
             )?,

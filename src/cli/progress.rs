@@ -2,10 +2,10 @@
 //! searches.
 
 use indicatif::{ProgressBar, ProgressStyle};
-use millbase::generate::{Observer, Report};
+use millbase::answer::opening::SearchProgress;
+use millbase::build::generate::{Observer, Report};
 use millbase::index::Subspace;
-use millbase::opening::SearchProgress;
-use millbase::solver::Progress;
+use millbase::solve::solver::Progress;
 use std::io::{IsTerminal, Write};
 use std::sync::Mutex;
 use std::time::Instant;
@@ -136,7 +136,7 @@ impl Observer for GenerateUi {
             Some(_) => None,
         };
         let run_eta = left.map_or(String::new(), |s| {
-            format!("; whole run: about {} left", super::generate::duration(s))
+            format!("; whole run: about {} left", super::text::duration(s))
         });
         self.bar.set_length(positions);
         self.bar.set_position(0);
@@ -293,7 +293,7 @@ impl VerifyUi {
     }
 }
 
-impl millbase::verify::Watch for VerifyUi {
+impl millbase::build::verify::Watch for VerifyUi {
     fn start(&self, sub: Subspace, move_limit: Option<u16>, positions: u64) {
         let name = match move_limit {
             None => sub.to_string(),

@@ -2,17 +2,17 @@
 //! (text) and programs (`--json`).
 
 use super::progress::with_spinner;
-use super::show::board;
+use super::text::{board, outcome};
 use super::{DbArgs, Failure, PositionArgs, write_json};
 use clap::Args;
-use millbase::answer::{Answer, EvaluatedMove};
-use millbase::counter::Category;
+use millbase::answer::opening::{OpeningSearch, Precision};
+use millbase::answer::policy::{Answer, EvaluatedMove};
+use millbase::answer::query::{Database, QueryError};
 use millbase::index::Subspace;
-use millbase::moves;
-use millbase::opening::{OpeningSearch, Precision};
-use millbase::position::Position;
-use millbase::query::{Database, QueryError};
-use millbase::value::Value;
+use millbase::rules::moves;
+use millbase::rules::position::Position;
+use millbase::solve::counter::Category;
+use millbase::solve::value::Value;
 use std::io::Write;
 
 #[derive(Args)]
@@ -73,16 +73,6 @@ pub fn answer(
     Ok(with_spinner(quiet, &search.progress(), || {
         search.answer(pos)
     })?)
-}
-
-/// "wins in 3 plies", "draws", "loses in 1 ply": the value for the side to move.
-pub fn outcome(v: Value) -> String {
-    let plies = |n: u16| format!("{n} pl{}", if n == 1 { "y" } else { "ies" });
-    match v {
-        Value::Win(n) => format!("wins in {}", plies(n)),
-        Value::Loss(n) => format!("loses in {}", plies(n)),
-        Value::Draw => "draws".to_string(),
-    }
 }
 
 /// What a move does for the side that makes it, with the plies left after it.
@@ -147,24 +137,24 @@ fn write_moves(out: &mut impl Write, answer: &Answer) -> std::io::Result<()> {
 pub fn run(a: QueryArgs, out: &mut impl Write) -> Result<(), Failure> {
     let start = a.position.start(!a.json && !a.best)?;
     let database = Database::open(&a.db.db)?;
-    let rules = database.rules();
-    let pos = a.position.play(start, rules)?;
+    let variant = database.variant();
+    let pos = a.position.play(start, variant)?;
     if a.json || a.best {
         let answer = answer(&database, &pos, a.counter, a.quiet)?;
         return match (a.best, answer.moves.first()) {
             (false, _) => write_json(out, &answer),
             (true, None) => Err(Failure::fault(format!(
                 "{pos}: no legal move ({})",
-                moves::ending(&pos, rules).map_or(String::new(), |e| e.to_string())
+                moves::ending(&pos, variant).map_or(String::new(), |e| e.to_string())
             ))),
             (true, Some(m)) if a.json => write_json(out, m),
             (true, Some(m)) => Ok(writeln!(out, "{}", m.mv)?),
         };
     }
     board(out, &pos)?;
-    writeln!(out, "({} rules)", rules.name())?;
+    writeln!(out, "({} rules)", variant.name())?;
     writeln!(out)?;
-    if let Some(end) = moves::ending(&pos, rules) {
+    if let Some(end) = moves::ending(&pos, variant) {
         writeln!(out, "{end}.")?;
         return Ok(());
     }

@@ -2,7 +2,7 @@
 
 use super::{DbArgs, Failure};
 use clap::Args;
-use millbase::query::Database;
+use millbase::answer::query::Database;
 use millbase::server::listen;
 use std::io::Write;
 use std::time::Duration;
@@ -46,7 +46,7 @@ pub fn run(a: ServeArgs, out: &mut impl Write) -> Result<(), Failure> {
             .min(files.saturating_sub(64).max(1) as usize),
         ..listen::Limits::default()
     };
-    let rules = db.rules();
+    let variant = db.variant();
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -70,7 +70,7 @@ pub fn run(a: ServeArgs, out: &mut impl Write) -> Result<(), Failure> {
         writeln!(
             out,
             "millbase explorer ({} rules, {}): open http://{local}/  (Ctrl-C stops)",
-            rules.name(),
+            variant.name(),
             a.db.db.display()
         )?;
         out.flush()?;

@@ -4,14 +4,14 @@
 use super::progress::with_spinner;
 use super::{DbArgs, Failure, parse_position, write_json};
 use clap::Args;
-use millbase::answer::Source;
+use millbase::answer::opening::{OpeningSearch, Precision};
+use millbase::answer::policy::Source;
+use millbase::answer::query::{Database, QueryError};
+use millbase::answer::report::{Comparison, Disagreement, OpeningResult};
 use millbase::index::Subspace;
-use millbase::opening::{OpeningSearch, Precision};
-use millbase::position::Position;
-use millbase::query::{Database, QueryError};
-use millbase::report::{Comparison, Disagreement, OpeningResult};
-use millbase::sample::random_placement_positions;
-use millbase::value::Value;
+use millbase::play::sample::random_placement_positions;
+use millbase::rules::position::Position;
+use millbase::solve::value::Value;
 use std::io::Write;
 use std::time::Instant;
 
@@ -115,7 +115,7 @@ pub fn run(a: SolveOpeningArgs, out: &mut impl Write) -> Result<(), Failure> {
         out,
         "{pos}: {shown} for {} ({} rules); {how}, {seconds:.3} s",
         pos.side.name(),
-        database.rules().name(),
+        database.variant().name(),
     )?;
     Ok(())
 }
@@ -129,9 +129,9 @@ fn compare(
     precision: Precision,
     out: &mut impl Write,
 ) -> Result<(), Failure> {
-    let rules = database.rules();
+    let variant = database.variant();
     let positions =
-        random_placement_positions(start, rules, n, a.min_ply, a.seed).ok_or_else(|| {
+        random_placement_positions(start, variant, n, a.min_ply, a.seed).ok_or_else(|| {
             let placements = u32::from(start.mover_hand) + u32::from(start.opponent_hand);
             Failure::input(format!(
                 "--min-ply {}: {start} has {placements} placements to play; take K below \
@@ -216,7 +216,7 @@ fn compare(
             report.positions,
             report.moves,
             report.seed,
-            rules.name(),
+            variant.name(),
             report.disagreements.len(),
             report.table_seconds,
             report.search_seconds,

@@ -2,11 +2,12 @@
 
 use super::{DbArgs, Failure, write_json};
 use clap::Args;
-use millbase::db::DbDir;
-use millbase::query::Database;
-use millbase::records;
-use millbase::report::{RuleCounts, RuleStatsRow, StatsRow};
-use millbase::value::Counts;
+use millbase::answer::query::Database;
+use millbase::answer::records;
+use millbase::answer::report::{RuleCounts, RuleStatsRow, StatsRow};
+use millbase::solve::known::Kind;
+use millbase::solve::value::Counts;
+use millbase::storage::dir::DbDir;
 use std::io::Write;
 
 #[derive(Args)]
@@ -123,8 +124,8 @@ fn rule(db: &DbDir, limit: u16, json: bool, out: &mut impl Write) -> Result<(), 
     }
     let (mut plain_total, mut rule_total) = (Counts::default(), Counts::default());
     for sub in db.present() {
-        let plain = db.open_table(sub)?.header.counts;
-        let with_rule = db.open_rule_table(limit, sub)?.header.counts;
+        let plain = db.open_table(Kind::Game, sub)?.header.counts;
+        let with_rule = db.open_table(Kind::Rule(limit), sub)?.header.counts;
         let counts = RuleCounts::new(plain, with_rule).ok_or_else(|| {
             Failure::fault(format!(
                 "{}: the counts of the rule table of {sub} cannot belong to its table                  (run `millbase verify --db {}`)",
@@ -189,7 +190,7 @@ pub fn run(a: StatsArgs, out: &mut impl Write) -> Result<(), Failure> {
         )?;
     }
     for sub in db.present() {
-        let t = db.open_table(sub)?;
+        let t = db.open_table(Kind::Game, sub)?;
         let c = t.header.counts;
         let (raw, bytes) = (t.header.entries, t.file_len());
         total = total.merge(c);

@@ -2,8 +2,8 @@
 
 use super::{Failure, write_json};
 use clap::Args;
+use millbase::answer::report::SubspaceRow;
 use millbase::index::{Indexer, Subspace};
-use millbase::report::SubspaceRow;
 use rayon::prelude::*;
 use std::collections::HashMap;
 use std::io::Write;

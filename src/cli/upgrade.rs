@@ -2,7 +2,7 @@
 
 use super::{DbArgs, Failure, ThreadArgs};
 use clap::Args;
-use millbase::generate;
+use millbase::build::generate;
 use std::io::Write;
 
 #[derive(Args)]

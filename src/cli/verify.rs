@@ -3,10 +3,11 @@
 use super::progress::VerifyUi;
 use super::{DbArgs, Failure, ThreadArgs};
 use clap::Args;
-use millbase::db::DbDir;
+use millbase::answer::report::VerifyRow;
+use millbase::build::verify::{self, Scope, VerifyReport};
 use millbase::index::{Indexer, Subspace};
-use millbase::report::VerifyRow;
-use millbase::verify::{self, VerifyReport};
+use millbase::solve::known::Kind;
+use millbase::storage::dir::DbDir;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -161,29 +162,31 @@ pub fn run(a: VerifyArgs, out: &mut impl Write) -> Result<(), Failure> {
     };
     let sample = a.sample as usize;
     let mut work = || -> Result<Vec<VerifyReport>, Failure> {
-        let mut reports = match todo(None) {
-            subs if subs.is_empty() => vec![],
-            subs => verify::verify_dir(&db, &ix, &subs, sample, &ui, &mut show)?,
-        };
         let limits = if a.no_rule_tables {
             vec![]
         } else {
             db.move_limits()
         };
-        for limit in limits {
+        let mut reports = vec![];
+        for kind in std::iter::once(Kind::Game).chain(limits.into_iter().map(Kind::Rule)) {
             if failed.borrow().is_some() {
                 break;
             }
-            // the subspaces asked for whose rule table is there (every one named
+            // the subspaces asked for whose table is there (every one named
             // by --subspace must be)
-            let subs = match todo(Some(limit)) {
-                subs if a.subspace.is_empty() => verify::with_rule_table(&db, limit, subs),
-                subs => subs,
+            let subs = match (todo(kind.move_limit()), kind) {
+                (subs, Kind::Rule(limit)) if a.subspace.is_empty() => {
+                    verify::with_rule_table(&db, limit, subs)
+                }
+                (subs, _) => subs,
             };
             if !subs.is_empty() {
-                reports.extend(verify::verify_rule_dir(
-                    &db, &ix, limit, &subs, sample, &ui, &mut show,
-                )?);
+                let scope = Scope {
+                    only: &subs,
+                    sample,
+                    ..Scope::all(kind)
+                };
+                reports.extend(verify::verify_tables(&db, &ix, scope, &ui, &mut show)?);
             }
         }
         Ok(reports)
@@ -215,7 +218,7 @@ pub fn run(a: VerifyArgs, out: &mut impl Write) -> Result<(), Failure> {
         writeln!(
             out,
             "ok: {checked} positions in {files} tables ({} rules{}) agree with their children",
-            db.rules().name(),
+            db.variant().name(),
             if a.sample > 1 {
                 format!(", one class of opponent sets in {}", a.sample)
             } else {

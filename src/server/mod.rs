@@ -22,12 +22,12 @@
 
 pub mod listen;
 
-use crate::answer::{Answer, Line};
+use crate::answer::policy::{Answer, Line};
+use crate::answer::query::{Database, QueryError};
+use crate::answer::records::{self, SectorReport};
+use crate::answer::report::StatsRow;
 use crate::index::Subspace;
-use crate::position::Position;
-use crate::query::{Database, QueryError};
-use crate::records::{self, SectorReport};
-use crate::report::StatsRow;
+use crate::rules::position::Position;
 use crate::storage::StorageError;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Path, Query, Request, State};
@@ -52,7 +52,7 @@ pub fn max_busy() -> usize {
 /// Lookups waiting for their turn; beyond that a request is answered 503.
 pub const MAX_QUEUED: usize = 256;
 /// The longest error message sent, in characters (an echo of bad input is
-/// shorter still: [`crate::position::excerpt`]).
+/// shorter still: [`crate::rules::position::excerpt`]).
 const MAX_MESSAGE: usize = 300;
 /// The longest drawn main line served, in plies (default 40).
 pub const MAX_DRAW_PLIES: usize = 400;
@@ -132,10 +132,10 @@ impl From<QueryError> for ApiError {
     }
 }
 
-impl From<crate::db::DbError> for ApiError {
-    fn from(e: crate::db::DbError) -> ApiError {
+impl From<crate::storage::dir::DbError> for ApiError {
+    fn from(e: crate::storage::dir::DbError) -> ApiError {
         let status = match &e {
-            crate::db::DbError::Storage(s) => storage_status(s),
+            crate::storage::dir::DbError::Storage(s) => storage_status(s),
             _ => StatusCode::INTERNAL_SERVER_ERROR,
         };
         ApiError::new(status, e.to_string())
@@ -167,7 +167,7 @@ impl PositionParams {
                 t.parse::<u16>().map_err(|_| {
                     ApiError::bad_request(format!(
                         "counter: {:?} is not a number of plies since the last removal",
-                        crate::position::excerpt(t)
+                        crate::rules::position::excerpt(t)
                     ))
                 })
             })
@@ -286,7 +286,7 @@ async fn mainline(
             .ok_or_else(|| {
                 ApiError::bad_request(format!(
                     "max_plies: {:?} is not a number from 0 to {MAX_DRAW_PLIES}",
-                    crate::position::excerpt(t)
+                    crate::rules::position::excerpt(t)
                 ))
             })?,
     };
@@ -342,7 +342,9 @@ async fn sector_stats(
 struct Health {
     /// `ok`, or `damaged` when a file is.
     status: &'static str,
-    rules: &'static str,
+    /// The rule variant, under the key `rules`.
+    #[serde(rename = "rules")]
+    variant: &'static str,
     sectors: Vec<String>,
     /// The files found damaged, relative to the database.
     damaged: Vec<Damaged>,
@@ -368,7 +370,7 @@ async fn health(State(shared): State<Arc<Shared>>) -> Result<Json<Health>, ApiEr
     .await?;
     Ok(Json(Health {
         status: if damaged.is_empty() { "ok" } else { "damaged" },
-        rules: shared.db.rules().name(),
+        variant: shared.db.variant().name(),
         sectors,
         damaged,
     }))

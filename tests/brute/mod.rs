@@ -8,10 +8,10 @@
 pub mod rule;
 
 use crate::naive::Naive;
-use millbase::Rules;
-use millbase::geometry::NEIGHBOURS;
-use millbase::position::{Color, Position};
-use millbase::value::Value;
+use millbase::Variant;
+use millbase::rules::geometry::NEIGHBOURS;
+use millbase::rules::position::{Color, Position};
+use millbase::solve::value::Value;
 use rayon::prelude::*;
 use std::collections::HashMap;
 
@@ -66,15 +66,15 @@ pub fn all_sets(k: u32) -> Vec<u32> {
 /// every (mover set, opponent set) of sizes (w, b), overlapping pairs included:
 /// `tables[w][b][rank(mover) * C(24, b) + rank(opponent)]`.
 pub struct Brute {
-    rules: Rules,
+    variant: Variant,
     binom: [[u64; 25]; 25],
     tables: Vec<Vec<Vec<i16>>>,
 }
 
 impl Brute {
-    pub fn new(rules: Rules) -> Brute {
+    pub fn new(variant: Variant) -> Brute {
         Brute {
-            rules,
+            variant,
             binom: binom_table(),
             tables: vec![vec![vec![]; 10]; 10],
         }
@@ -116,7 +116,7 @@ impl Brute {
     fn decided_at(&self, m: u32, o: u32, level: i16) -> bool {
         let pos = movement(m, o);
         let mut all_won = true;
-        for (_, child) in Naive::successors(&pos, self.rules.flying) {
+        for (_, child) in Naive::successors(&pos, self.variant.flying) {
             match self.known(&child, level) {
                 Some(p) if p % 2 == 0 && p + 1 == level => return true,
                 Some(p) if p % 2 == 1 => {}
@@ -158,7 +158,7 @@ impl Brute {
                         let mut ev = vec![];
                         for &m in movers.iter().filter(|&&m| m & o == 0) {
                             let pos = movement(m, o);
-                            let list = Naive::successors(&pos, self.rules.flying);
+                            let list = Naive::successors(&pos, self.variant.flying);
                             if list.is_empty() {
                                 ev.push((0, (m, o)));
                             }
@@ -199,7 +199,7 @@ impl Brute {
                 .collect();
             let mut decided = self.judge(from_events, lv);
             for chunk in frontier.chunks(CHUNK) {
-                let flying = self.rules.flying;
+                let flying = self.variant.flying;
                 let cands = chunk
                     .par_iter()
                     .flat_map_iter(|&(cm, co)| {
@@ -290,7 +290,7 @@ impl<'a> Minimax<'a> {
         let (mut fastest_win, mut draw, mut slowest_loss): (Option<u16>, bool, Option<u16>) =
             (None, false, None);
         let mut any = false;
-        for (_, child) in Naive::successors(pos, self.brute.rules.flying) {
+        for (_, child) in Naive::successors(pos, self.brute.variant.flying) {
             any = true;
             match self.value(&child) {
                 Value::Loss(n) => fastest_win = Some(fastest_win.map_or(n + 1, |w| w.min(n + 1))),
@@ -394,7 +394,7 @@ impl<'a> Placement<'a> {
     /// Plies (odd: win, even: loss) or [`DRAWN_PLIES`] of `pos` from its children.
     fn plies_from_children(&self, pos: &Position) -> i16 {
         let (mut fastest_win, mut draw, mut slowest_loss) = (None::<i16>, false, None::<i16>);
-        for (_, child) in Naive::successors(pos, self.brute.rules.flying) {
+        for (_, child) in Naive::successors(pos, self.brute.variant.flying) {
             match self.value(&child) {
                 Value::Loss(n) => {
                     fastest_win = Some(fastest_win.map_or(n as i16 + 1, |w| w.min(n as i16 + 1)))

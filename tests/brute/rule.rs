@@ -10,9 +10,9 @@
 
 use super::{DRAWN, LOST, Outcome, Placement, WON, sector_position};
 use crate::naive::Naive;
-use millbase::Rules;
-use millbase::geometry::{MILLS, POINT_NAMES};
-use millbase::position::Position;
+use millbase::Variant;
+use millbase::rules::geometry::{MILLS, POINT_NAMES};
+use millbase::rules::position::Position;
 use rayon::prelude::*;
 use std::collections::HashMap;
 
@@ -153,7 +153,7 @@ fn best(a: Option<Outcome>, b: Outcome) -> Option<Outcome> {
 /// movement phase; its number of symmetric images; the outcome for the side to
 /// move at each counter, index = counter).
 pub fn counter_outcomes(
-    rules: Rules,
+    variant: Variant,
     n: u8,
     limit: u16,
     check: &(dyn Fn(&Position, u32, &[Outcome]) + Sync),
@@ -192,7 +192,7 @@ pub fn counter_outcomes(
         let nodes: Vec<Node> = members
             .par_iter()
             .map(|&(m, o, _)| {
-                let list = Naive::successors(&super::movement(m, o), rules.flying);
+                let list = Naive::successors(&super::movement(m, o), variant.flying);
                 let mut node = Node {
                     kids: vec![],
                     removal: None,
@@ -263,7 +263,7 @@ pub fn counter_outcomes(
             .flat_map_iter(|&(ms, os, images)| {
                 let pos = sector_position(sector, ms, os);
                 // each child's outcome at a counter: over, movement or placement
-                let kids: Vec<(bool, ChildAt<'_>)> = Naive::successors(&pos, rules.flying)
+                let kids: Vec<(bool, ChildAt<'_>)> = Naive::successors(&pos, variant.flying)
                     .into_iter()
                     .map(|(removed, child)| {
                         let f: ChildAt<'_> = if child.mover_total() < 3 {

@@ -71,14 +71,14 @@ pub fn serve_with(db: &std::path::Path, more: &[&str]) -> (Killed, String) {
 
 /// A flying database built into a new temporary directory within `limits`.
 #[allow(dead_code)]
-pub fn flying_db(limits: millbase::plan::Limits) -> tempfile::TempDir {
+pub fn flying_db(limits: millbase::index::plan::Limits) -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
-    millbase::generate::generate(
+    millbase::build::generate::generate(
         dir.path(),
-        millbase::Rules::default(),
+        millbase::Variant::default(),
         limits,
         &millbase::index::Indexer::new(),
-        &millbase::generate::Silent,
+        &millbase::build::generate::Silent,
     )
     .unwrap();
     dir

@@ -5,8 +5,8 @@
 //! docs/RULES.md string format.
 #![allow(dead_code)]
 
-use millbase::geometry::{MILLS, NEIGHBOURS, POINT_NAMES};
-use millbase::position::{Color, Position};
+use millbase::rules::geometry::{MILLS, NEIGHBOURS, POINT_NAMES};
+use millbase::rules::position::{Color, Position};
 
 /// Cell contents.
 pub const EMPTY: u8 = 0;

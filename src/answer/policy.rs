@@ -1,0 +1,492 @@
+//! Answers: a position's value with every legal move and the value it leads to,
+//! best first, for any position (movement positions from the tables, placement
+//! positions by [`OpeningSearch`]). [`Answer`] serialises to the JSON shape of
+//! `docs/RULES.md`, the one the command line prints.
+//!
+//! The layers read upward: probe ([`crate::answer::query`]) ← win/draw/loss maps
+//! ([`crate::answer::wdl`]) ← placement search ([`crate::answer::opening`]) ← answer.
+
+use crate::answer::opening::{OpeningSearch, Precision};
+use crate::answer::query::{Database, QueryError};
+use crate::rules::moves::{self, Move};
+use crate::rules::position::Position;
+use crate::rules::variant::Variant;
+use crate::solve::counter::Category;
+use crate::solve::value::Value;
+use serde::ser::{Serialize, SerializeStruct, Serializer};
+
+/// A legal move with the value of the position it leads to.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EvaluatedMove {
+    /// The move.
+    pub mv: Move,
+    /// The position after it.
+    pub position: Position,
+    /// Its value for the side to move there.
+    pub value: Value,
+    /// Its standing under the no-removal rule, at the counter after the move
+    /// ([`Database::answer_at`]).
+    pub rule: Option<RuleValue>,
+}
+
+/// A position's standing under the no-removal rule at one counter.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RuleValue {
+    /// Plies since the last removal.
+    pub counter: u16,
+    /// Win, cursed win, draw, blessed loss or loss at this counter.
+    pub category: Category,
+    /// For a win or loss: the plies to the next removal or the end of the
+    /// game on the winner's fastest path that keeps the win (the loser's
+    /// longest); `None` otherwise.
+    pub dtc: Option<u16>,
+}
+
+/// Where an answer's values come from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Source {
+    /// The stored tables.
+    Table,
+    /// A search of the placement phase over the movement tables
+    /// ([`OpeningSearch`]), for a database without the placement sectors.
+    Search,
+}
+
+impl Source {
+    /// `"table"` or `"search"`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Source::Table => "table",
+            Source::Search => "search",
+        }
+    }
+}
+
+/// A position's value and its moves, best first.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Answer {
+    /// The position asked about.
+    pub position: Position,
+    /// Its value for the side to move.
+    pub value: Value,
+    /// Every legal move: fastest win first, then draws, then slowest loss.
+    pub moves: Vec<EvaluatedMove>,
+    /// Where the values come from.
+    pub source: Source,
+    /// Its standing under the no-removal rule ([`Database::answer_at`]).
+    pub rule: Option<RuleValue>,
+}
+
+/// Every legal move of `pos` with the value `eval` gives the position after it,
+/// best first (fastest win, then draws, then slowest loss).
+pub fn evaluate_moves(
+    pos: &Position,
+    variant: Variant,
+    mut eval: impl FnMut(&Position) -> Result<Value, QueryError>,
+) -> Result<Vec<EvaluatedMove>, QueryError> {
+    let mut out = moves::legal_moves(pos, variant)
+        .into_iter()
+        .map(|mv| {
+            let after = moves::apply(pos, mv);
+            Ok(EvaluatedMove {
+                mv,
+                position: after,
+                value: eval(&after)?,
+                rule: None,
+            })
+        })
+        .collect::<Result<Vec<_>, QueryError>>()?;
+    out.sort_by(|a, b| a.value.cmp_as_child(b.value));
+    Ok(out)
+}
+
+impl Database {
+    /// Every legal move of `pos` with the value it leads to, best first, from
+    /// the tables ([`QueryError::PlacementPhase`] where a placement sector is
+    /// missing).
+    pub fn moves(&self, pos: &Position) -> Result<Vec<EvaluatedMove>, QueryError> {
+        evaluate_moves(pos, self.variant(), |after| self.probe(after))
+    }
+
+    /// The value of `pos` and of all its moves, from the tables. A placement
+    /// position whose sectors the database lacks is solved by search
+    /// ([`OpeningSearch`], exact plies) instead, and the answer says so.
+    pub fn answer(&self, pos: &Position) -> Result<Answer, QueryError> {
+        match self.answer_from_tables(pos) {
+            Err(QueryError::PlacementPhase(_)) => {
+                OpeningSearch::new(self, Precision::ExactPlies).answer(pos)
+            }
+            a => a,
+        }
+    }
+
+    /// The value of `pos` and of all its moves, from the tables only.
+    pub fn answer_from_tables(&self, pos: &Position) -> Result<Answer, QueryError> {
+        Ok(Answer {
+            position: *pos,
+            value: self.probe(pos)?,
+            moves: self.moves(pos)?,
+            source: Source::Table,
+            rule: None,
+        })
+    }
+
+    /// [`Database::answer_from_tables`] under the no-removal rule at `counter`
+    /// (plies since the last removal, `0..L`): the position's and every move's
+    /// category and distance, the moves best first under the rule (wins that
+    /// keep the win, fastest conversion first; cursed wins; draws; blessed
+    /// losses; losses, slowest first). A move's child has counter
+    /// `counter + 1`, or 0 after a removal; reaching `L` draws unless the move
+    /// left the opponent without a move.
+    pub fn answer_at(&self, pos: &Position, counter: u16) -> Result<Answer, QueryError> {
+        let limit = self.move_limit().ok_or_else(|| {
+            QueryError::Counter(format!(
+                "counter {counter}: {} holds no tables of the no-removal rule: build \
+                 them with `millbase generate --db {}`",
+                self.path().display(),
+                self.path().display()
+            ))
+        })?;
+        if counter >= limit {
+            return Err(QueryError::Counter(format!(
+                "counter {counter}: the plies since the last removal must be below the \
+                 move limit {limit} (0..{limit})"
+            )));
+        }
+        let mut a = self.answer_from_tables(pos)?;
+        a.rule = Some(self.rule_value(pos, a.value, limit, counter)?);
+        for m in &mut a.moves {
+            let c = if m.mv.remove.is_some() {
+                0
+            } else {
+                counter + 1
+            };
+            m.rule = Some(if c < limit {
+                self.rule_value(&m.position, m.value, limit, c)?
+            } else if m.value == Value::Loss(0) {
+                // the move left the opponent without a move: the game is over
+                RuleValue {
+                    counter: c,
+                    category: Category::Loss,
+                    dtc: Some(0),
+                }
+            } else {
+                RuleValue {
+                    counter: c,
+                    category: Category::Draw,
+                    dtc: None,
+                }
+            });
+        }
+        a.moves.sort_by_key(rule_order);
+        Ok(a)
+    }
+
+    /// The perfect player under the no-removal rule: the best move of `pos`
+    /// at `counter` (the first of [`Database::answer_at`]'s list), or `None`
+    /// when the side to move has no legal move. A win that the rule does not
+    /// stop is kept and converted by the fastest way that fits in the plies
+    /// left; a cursed win or a draw is held; a blessed loss is held to the
+    /// draw; a loss is made to last as long as it can.
+    pub fn best_move_at(
+        &self,
+        pos: &Position,
+        counter: u16,
+    ) -> Result<Option<EvaluatedMove>, QueryError> {
+        Ok(self.answer_at(pos, counter)?.moves.into_iter().next())
+    }
+
+    /// The standing of `pos`, whose plain value is `plain`, at `counter`.
+    fn rule_value(
+        &self,
+        pos: &Position,
+        plain: Value,
+        limit: u16,
+        counter: u16,
+    ) -> Result<RuleValue, QueryError> {
+        let d = self.probe_distance(pos, limit)?;
+        let category = Category::of(plain, d, limit, counter);
+        let dtc = match (category, d) {
+            (Category::Win | Category::Loss, Value::Win(x) | Value::Loss(x)) => Some(x),
+            _ => None,
+        };
+        Ok(RuleValue {
+            counter,
+            category,
+            dtc,
+        })
+    }
+}
+
+impl OpeningSearch<'_> {
+    /// The value of `pos` and of every legal move, best first.
+    pub fn answer(&mut self, pos: &Position) -> Result<Answer, QueryError> {
+        let value = self.value(pos)?;
+        let variant = self.variant();
+        let list = evaluate_moves(pos, variant, |after| self.value(after))?;
+        Ok(Answer {
+            position: *pos,
+            value,
+            moves: list,
+            source: Source::Search,
+            rule: None,
+        })
+    }
+}
+
+/// The sort key of a move under the rule, from its child's standing: the
+/// mover's wins that keep the win (fastest conversion first), cursed wins,
+/// draws, blessed losses, losses (slowest first). A conversion counts from
+/// the mover: one ply for a removal or a move that ends the game, one more
+/// than the child's `dtc` otherwise.
+/// How good `m` is for the side making it, lower first: the order of
+/// [`Database::answer_at`]'s list where the move carries its standing under
+/// the rule, else of the plain value ([`Value::cmp_as_child`]). Moves with
+/// the same key are equally good.
+pub fn preference(m: &EvaluatedMove) -> (u8, i32) {
+    match m.rule {
+        Some(_) => rule_order(m),
+        None => match m.value {
+            Value::Loss(n) => (0, n as i32),
+            Value::Draw => (2, 0),
+            Value::Win(n) => (4, -(n as i32)),
+        },
+    }
+}
+
+/// The outcome of `m` for the side making it: win, draw or loss, under the
+/// rule where the move carries its standing (a cursed win and a blessed
+/// loss are draws), else by the plain value.
+pub fn outcome_for_mover(m: &EvaluatedMove) -> Outcome {
+    match m.rule.map(|r| r.category) {
+        Some(Category::Loss) => Outcome::Win,
+        Some(Category::Win) => Outcome::Loss,
+        Some(_) => Outcome::Draw,
+        None => match m.value {
+            Value::Loss(_) => Outcome::Win,
+            Value::Draw => Outcome::Draw,
+            Value::Win(_) => Outcome::Loss,
+        },
+    }
+}
+
+/// Win, draw or loss, best first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Outcome {
+    /// A win.
+    Win,
+    /// A draw.
+    Draw,
+    /// A loss.
+    Loss,
+}
+
+fn rule_order(m: &EvaluatedMove) -> (u8, i32) {
+    let child = m.rule.expect("set by answer_at");
+    let converts = m.mv.remove.is_some() || m.value == Value::Loss(0);
+    let d = if converts {
+        1
+    } else {
+        child.dtc.map_or(0, |d| i32::from(d) + 1)
+    };
+    match child.category {
+        Category::Loss => (0, d),
+        Category::BlessedLoss => (1, 0),
+        Category::Draw => (2, 0),
+        Category::CursedWin => (3, 0),
+        Category::Win => (4, -d),
+    }
+}
+
+/// `{"move", "position", "value", "plies"}`, and under the rule `"category"`
+/// and `"dtc"`: all for the side to move after the move; `plies` (`dtc`) is
+/// `null` for a draw (for no distance).
+impl Serialize for EvaluatedMove {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut st = s.serialize_struct("EvaluatedMove", 6)?;
+        st.serialize_field("move", &self.mv.to_string())?;
+        st.serialize_field("position", &self.position.to_string())?;
+        st.serialize_field("value", self.value.name())?;
+        st.serialize_field("plies", &self.value.plies())?;
+        if let Some(r) = self.rule {
+            st.serialize_field("category", r.category.name())?;
+            st.serialize_field("dtc", &r.dtc)?;
+        }
+        st.end()
+    }
+}
+
+/// `{"position", "value", "plies", "source", "moves": [...]}` as in
+/// `docs/RULES.md`, with `"source"` `"table"` or `"search"`.
+impl Serialize for Answer {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut st = s.serialize_struct("Answer", 5)?;
+        st.serialize_field("position", &self.position.to_string())?;
+        st.serialize_field("value", self.value.name())?;
+        st.serialize_field("plies", &self.value.plies())?;
+        st.serialize_field("source", self.source.name())?;
+        serialize_rule(&mut st, self.rule)?;
+        st.serialize_field("moves", &self.moves)?;
+        st.end()
+    }
+}
+
+/// One move of a perfect-play line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LineStep {
+    /// The move played.
+    pub mv: Move,
+    /// The position after it.
+    pub position: Position,
+    /// The value for the side to move in the position before the move.
+    pub value: Value,
+    /// Under the no-removal rule ([`Database::line_at`]): the standing of
+    /// the position before the move.
+    pub rule: Option<RuleValue>,
+}
+
+/// A perfect-play line: the best move each time, the winner ending the game as
+/// fast as it can and the loser delaying it as long as it can; for a draw, best
+/// moves up to a bound.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Line {
+    /// The starting position.
+    pub position: Position,
+    /// Its value for the side to move.
+    pub value: Value,
+    /// The moves, in order.
+    pub steps: Vec<LineStep>,
+    /// Under the no-removal rule ([`Database::line_at`]): the standing of the
+    /// starting position.
+    pub rule: Option<RuleValue>,
+}
+
+impl Database {
+    /// The perfect-play line from `pos` ([`Line`]), at most `max_draw_plies`
+    /// moves long where the position is a draw (a win or loss runs to the end).
+    /// Placement positions whose sectors the database lacks are searched.
+    pub fn line(&self, pos: &Position, max_draw_plies: usize) -> Result<Line, QueryError> {
+        let mut search = OpeningSearch::new(self, Precision::ExactPlies);
+        line_with(pos, max_draw_plies, None, |p: &Position, _| {
+            match self.answer_from_tables(p) {
+                Err(QueryError::PlacementPhase(_)) => search.answer(p),
+                a => a,
+            }
+        })
+    }
+
+    /// [`Database::line`] from the tables only: a missing placement sector is
+    /// [`QueryError::PlacementPhase`].
+    pub fn line_from_tables(
+        &self,
+        pos: &Position,
+        max_draw_plies: usize,
+    ) -> Result<Line, QueryError> {
+        line_with(pos, max_draw_plies, None, |p: &Position, _| {
+            self.answer_from_tables(p)
+        })
+    }
+
+    /// The perfect-play line under the no-removal rule from `pos` at
+    /// `counter`: both sides play [`Database::best_move_at`], the counter
+    /// counts on (0 after a removal), and the line ends with the game: a side
+    /// without a move or with fewer than 3 stones, or the counter reaching
+    /// the move limit (a draw). From a position that is not a win or loss
+    /// under the rule it stops after `max_draw_plies` moves at most.
+    pub fn line_at(
+        &self,
+        pos: &Position,
+        counter: u16,
+        max_draw_plies: usize,
+    ) -> Result<Line, QueryError> {
+        let limit = self.move_limit().unwrap_or(u16::MAX);
+        line_with(pos, max_draw_plies, Some((counter, limit)), |p, c| {
+            self.answer_at(p, c)
+        })
+    }
+}
+
+/// The line from `pos`, each position answered by `answer` (given the
+/// counter); under the rule (`rule`: the starting counter and the move limit)
+/// the counter counts on, 0 after a removal, and the line ends at the limit.
+fn line_with(
+    pos: &Position,
+    max_draw_plies: usize,
+    rule: Option<(u16, u16)>,
+    mut answer: impl FnMut(&Position, u16) -> Result<Answer, QueryError>,
+) -> Result<Line, QueryError> {
+    let (mut c, limit) = rule.unwrap_or((0, u16::MAX));
+    let first = answer(pos, c)?;
+    let drawn = match first.rule {
+        Some(r) => r.category.is_draw(),
+        None => first.value == Value::Draw,
+    };
+    let bound = if drawn { max_draw_plies } else { usize::MAX };
+    let mut steps: Vec<LineStep> = vec![];
+    let mut current = first.clone();
+    while let Some(best) = current.moves.first() {
+        if steps.len() >= bound {
+            break;
+        }
+        steps.push(LineStep {
+            mv: best.mv,
+            position: best.position,
+            value: current.value,
+            rule: current.rule,
+        });
+        c = if best.mv.remove.is_some() {
+            0
+        } else {
+            c.saturating_add(1)
+        };
+        if best.position.mover_below_minimum() || c >= limit {
+            break;
+        }
+        current = answer(&best.position, c)?;
+    }
+    Ok(Line {
+        position: *pos,
+        value: first.value,
+        steps,
+        rule: first.rule,
+    })
+}
+
+/// `{"move", "position", "value", "plies"}`, the value for the side to move
+/// before the move; under the rule also its `"counter"`, `"category"` and
+/// `"dtc"` there.
+impl Serialize for LineStep {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut st = s.serialize_struct("LineStep", 7)?;
+        st.serialize_field("move", &self.mv.to_string())?;
+        st.serialize_field("position", &self.position.to_string())?;
+        st.serialize_field("value", self.value.name())?;
+        st.serialize_field("plies", &self.value.plies())?;
+        serialize_rule(&mut st, self.rule)?;
+        st.end()
+    }
+}
+
+/// `{"position", "value", "plies", "line": [...]}`, under the rule with the
+/// starting position's `"counter"`, `"category"` and `"dtc"`.
+impl Serialize for Line {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut st = s.serialize_struct("Line", 7)?;
+        st.serialize_field("position", &self.position.to_string())?;
+        st.serialize_field("value", self.value.name())?;
+        st.serialize_field("plies", &self.value.plies())?;
+        serialize_rule(&mut st, self.rule)?;
+        st.serialize_field("line", &self.steps)?;
+        st.end()
+    }
+}
+
+/// `"counter"`, `"category"` and `"dtc"` of a standing under the rule, if any.
+fn serialize_rule<S: SerializeStruct>(st: &mut S, rule: Option<RuleValue>) -> Result<(), S::Error> {
+    if let Some(r) = rule {
+        st.serialize_field("counter", &r.counter)?;
+        st.serialize_field("category", r.category.name())?;
+        st.serialize_field("dtc", &r.dtc)?;
+    }
+    Ok(())
+}

@@ -1,0 +1,36 @@
+//! Text the commands share: durations, outcomes and the board.
+
+use millbase::{Position, Value};
+use std::io::Write;
+
+/// "1 h 42 min", "12 min", "40 s".
+pub fn duration(seconds: f64) -> String {
+    let s = seconds.round() as u64;
+    match s {
+        0..60 => format!("{s} s"),
+        60..3600 => format!("{} min", s.div_ceil(60)),
+        _ => format!("{} h {} min", s / 3600, (s % 3600) / 60),
+    }
+}
+
+/// "wins in 3 plies", "draws", "loses in 1 ply": the value for the side to move.
+pub fn outcome(v: Value) -> String {
+    let plies = |n: u16| format!("{n} pl{}", if n == 1 { "y" } else { "ies" });
+    match v {
+        Value::Win(n) => format!("wins in {}", plies(n)),
+        Value::Loss(n) => format!("loses in {}", plies(n)),
+        Value::Draw => "draws".to_string(),
+    }
+}
+
+/// The board, who is to move, the stones in hand and the position string.
+pub fn board(out: &mut impl Write, pos: &Position) -> std::io::Result<()> {
+    let (wh, bh) = pos.hands();
+    write!(out, "{}", pos.diagram())?;
+    writeln!(
+        out,
+        "{} to move; in hand: White {wh}, Black {bh}",
+        pos.side.name()
+    )?;
+    writeln!(out, "{pos}")
+}

@@ -1,0 +1,1125 @@
+//! Perfect-hash indexing of positions by subspace, folded by the 16 symmetries.
+//!
+//! A [`Subspace`] fixes the stones on board and in hand of the side to move
+//! ("mover") and of the opponent. Inside it, a position `(M, O)` (mover's and
+//! opponent's sets) has the index
+//!
+//! ```text
+//! orbit(M*) * C(24 - |M|, |O|) + colex rank of O* squeezed into the points not in M*
+//! ```
+//!
+//! where `M*` is the least image of `M` under the 16 symmetries, and `O*` the least
+//! image of `O` under the symmetries that map `M` to `M*`. Mover sets with a
+//! non-trivial stabiliser leave some slots whose decoded `O` is not the least of its
+//! images: such slots are "not canonical" and decode to `None`.
+
+pub mod plan;
+
+use crate::rules::geometry::{ALL, Bits, INVERSE, POINTS, SYMMETRY_COUNT, points, transform};
+use crate::rules::position::{Color, Position};
+use crate::rules::variant::{MIN_STONES, STONES_PER_SIDE};
+use smallvec::SmallVec;
+use std::fmt;
+use std::sync::OnceLock;
+
+/// Position index inside a subspace.
+pub type Index = u64;
+
+/// Binomial coefficients `BINOM[n][k]` for `n, k <= 24`.
+pub const BINOM: [[u32; POINTS + 1]; POINTS + 1] = {
+    let mut t = [[0u32; POINTS + 1]; POINTS + 1];
+    let mut n = 0;
+    while n <= POINTS {
+        t[n][0] = 1;
+        let mut k = 1;
+        while k <= n {
+            t[n][k] = t[n - 1][k - 1] + if k < n { t[n - 1][k] } else { 0 };
+            k += 1;
+        }
+        n += 1;
+    }
+    t
+};
+
+/// Colex rank of `set` among the sets of the same size (equal to its rank in
+/// numeric order).
+#[inline(always)]
+pub fn colex_rank(set: Bits) -> u32 {
+    if set.count_ones() <= STONES_PER_SIDE as u32 {
+        return colex_rank_by_bytes(set);
+    }
+    colex_rank_by_points(set)
+}
+
+/// [`colex_rank`] of a set of at most [`STONES_PER_SIDE`] points: three
+/// reads of [`COLEX_BYTES`].
+#[inline(always)]
+fn colex_rank_by_bytes(set: Bits) -> u32 {
+    let (low, mid, high) = (set & 0xff, (set >> 8) & 0xff, (set >> 16) & 0xff);
+    COLEX_BYTES[0][low as usize][0]
+        + COLEX_BYTES[1][mid as usize][low.count_ones() as usize]
+        + COLEX_BYTES[2][high as usize][(set & 0xffff).count_ones() as usize]
+}
+
+/// [`colex_rank`] point by point.
+#[inline(always)]
+fn colex_rank_by_points(set: Bits) -> u32 {
+    let mut r = 0;
+    for (i, p) in points(set).enumerate() {
+        r += BINOM[p][i + 1];
+    }
+    r
+}
+
+/// The `k`-element set of colex rank `r`.
+pub fn colex_unrank(r: u32, k: usize) -> Bits {
+    colex_unrank_below(r, k, POINTS)
+}
+
+/// [`colex_unrank`] of a rank below `C(n, k)`: the set's points are below
+/// `n`, so the search for each starts there.
+#[inline]
+fn colex_unrank_below(mut r: u32, k: usize, n: usize) -> Bits {
+    let mut set = 0;
+    let mut p = n;
+    for i in (1..=k).rev() {
+        p -= 1;
+        while BINOM[p][i] > r {
+            p -= 1;
+        }
+        r -= BINOM[p][i];
+        set |= 1 << p;
+    }
+    set
+}
+
+/// The next larger set with the same number of elements (Gosper's hack;
+/// the division by the lowest point's bit is a shift).
+#[inline(always)]
+pub fn next_same_size(set: Bits) -> Bits {
+    let c = set & set.wrapping_neg();
+    let r = set + c;
+    ((r ^ set) >> (2 + c.trailing_zeros())) | r
+}
+
+/// Colex rank of `set` with the points of `taken` squeezed out.
+#[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
+#[inline(always)]
+fn squeeze_rank(set: Bits, taken: Bits) -> u32 {
+    // SAFETY: the bmi2 target feature is enabled at compile time (cfg above).
+    colex_rank(unsafe { core::arch::x86_64::_pext_u32(set, ALL & !taken) })
+}
+
+/// Colex rank of `set` with the points of `taken` squeezed out.
+#[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
+#[inline(always)]
+fn squeeze_rank(set: Bits, taken: Bits) -> u32 {
+    squeeze_rank_portable(set, taken)
+}
+
+/// [`squeeze_rank`] point by point.
+#[cfg(any(test, not(all(target_arch = "x86_64", target_feature = "bmi2"))))]
+#[inline(always)]
+fn squeeze_rank_portable(set: Bits, taken: Bits) -> u32 {
+    let mut r = 0;
+    for (i, p) in points(set).enumerate() {
+        let below = taken & ((1 << p) - 1);
+        r += BINOM[p - below.count_ones() as usize][i + 1];
+    }
+    r
+}
+
+/// `COLEX_BYTES[k][byte][j]`: the colex terms of the points `byte` holds at
+/// points `8k..8k + 8` of a set that has `j` points below them.
+static COLEX_BYTES: [[[u32; STONES_PER_SIDE as usize + 1]; 256]; 3] = {
+    let mut t = [[[0u32; STONES_PER_SIDE as usize + 1]; 256]; 3];
+    let mut k = 0;
+    while k < 3 {
+        let mut byte = 0;
+        while byte < 256 {
+            let mut j = 0;
+            while j <= STONES_PER_SIDE as usize {
+                let (mut sum, mut i, mut b) = (0, j, 0);
+                while b < 8 {
+                    if byte & (1 << b) != 0 {
+                        i += 1;
+                        sum += BINOM[8 * k + b][i];
+                    }
+                    b += 1;
+                }
+                t[k][byte][j] = sum;
+                j += 1;
+            }
+            byte += 1;
+        }
+        k += 1;
+    }
+    t
+};
+
+/// Spreads the bits of `squeezed` over the points not in `taken` (the inverse of
+/// squeezing).
+#[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
+#[inline(always)]
+pub fn unsqueeze(squeezed: Bits, taken: Bits) -> Bits {
+    // SAFETY: the bmi2 target feature is enabled at compile time (cfg above).
+    unsafe { core::arch::x86_64::_pdep_u32(squeezed, ALL & !taken) }
+}
+
+/// Spreads the bits of `squeezed` over the points not in `taken` (the inverse of
+/// squeezing).
+#[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
+#[inline(always)]
+pub fn unsqueeze(squeezed: Bits, taken: Bits) -> Bits {
+    unsqueeze_portable(squeezed, taken)
+}
+
+/// [`unsqueeze`] without BMI2.
+#[inline(always)]
+pub fn unsqueeze_portable(squeezed: Bits, taken: Bits) -> Bits {
+    let mut free = ALL & !taken;
+    let mut out = 0;
+    let mut s = squeezed;
+    let mut j = 0;
+    while s != 0 {
+        let want = s.trailing_zeros();
+        while j < want {
+            free &= free - 1;
+            j += 1;
+        }
+        out |= free & free.wrapping_neg();
+        s &= s - 1;
+    }
+    out
+}
+
+/// A set of positions: stones on board and in hand for the side to move and the
+/// opponent.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Subspace {
+    /// Stones of the side to move on the board.
+    pub mover: u8,
+    /// Stones of the opponent on the board.
+    pub opponent: u8,
+    /// Stones of the side to move in hand.
+    pub mover_hand: u8,
+    /// Stones of the opponent in hand.
+    pub opponent_hand: u8,
+}
+
+impl fmt::Display for Subspace {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}-{}", self.mover, self.opponent)?;
+        if !self.is_movement() {
+            write!(f, "/{}-{}", self.mover_hand, self.opponent_hand)?;
+        }
+        Ok(())
+    }
+}
+
+/// A string that names no subspace or placement sector.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SubspaceParseError(pub String);
+
+impl fmt::Display for SubspaceParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{:?} is not a subspace: write MOVER-OPPONENT stones on board, \
+             {MIN_STONES}..{STONES_PER_SIDE} each (e.g. 7-6), or a placement sector \
+             MOVER-OPPONENT/MOVER_HAND-OPPONENT_HAND (e.g. 4-4/5-5; see `millbase subspaces`)",
+            crate::rules::position::excerpt(&self.0)
+        )
+    }
+}
+
+impl std::error::Error for SubspaceParseError {}
+
+/// Reads the form [`Subspace`]'s `Display` writes: `M-O` for a movement
+/// subspace, `M-O/MH-OH` for a placement sector; only subspaces and sectors that
+/// hold positions of the game are accepted.
+impl std::str::FromStr for Subspace {
+    type Err = SubspaceParseError;
+
+    fn from_str(s: &str) -> Result<Subspace, SubspaceParseError> {
+        let numbers = |t: &str| -> Option<(u8, u8)> {
+            let (a, b) = t.split_once('-')?;
+            Some((a.parse().ok()?, b.parse().ok()?))
+        };
+        let parsed = match s.split_once('/') {
+            None => numbers(s).map(|(m, o)| Subspace::movement(m, o)),
+            Some((board, hands)) => numbers(board)
+                .zip(numbers(hands))
+                .map(|((m, o), (mh, oh))| Subspace {
+                    mover: m,
+                    opponent: o,
+                    mover_hand: mh,
+                    opponent_hand: oh,
+                }),
+        };
+        match parsed {
+            Some(sub) if sub.is_movement() && sub.is_valid() => Ok(sub),
+            Some(sub) if Subspace::all_placement().contains(&sub) => Ok(sub),
+            _ => Err(SubspaceParseError(s.to_string())),
+        }
+    }
+}
+
+impl Subspace {
+    /// The movement-phase subspace with `mover` and `opponent` stones on board.
+    pub const fn movement(mover: u8, opponent: u8) -> Subspace {
+        Subspace {
+            mover,
+            opponent,
+            mover_hand: 0,
+            opponent_hand: 0,
+        }
+    }
+
+    /// The subspace of a position.
+    pub fn of(pos: &Position) -> Subspace {
+        Subspace {
+            mover: pos.mover.count_ones() as u8,
+            opponent: pos.opponent.count_ones() as u8,
+            mover_hand: pos.mover_hand,
+            opponent_hand: pos.opponent_hand,
+        }
+    }
+
+    /// The position of this subspace with `mover` and `opponent` on the board:
+    /// its stones in hand, and Black to move exactly when Black (the mover) has
+    /// one stone more in hand than White (White places first). A movement
+    /// position is given White to move; values do not depend on the colour.
+    pub fn position(&self, mover: Bits, opponent: Bits) -> Position {
+        let side = if self.mover_hand > self.opponent_hand {
+            Color::Black
+        } else {
+            Color::White
+        };
+        Position {
+            mover,
+            opponent,
+            mover_hand: self.mover_hand,
+            opponent_hand: self.opponent_hand,
+            side,
+        }
+    }
+
+    /// The 49 movement subspaces, [`MIN_STONES`]..=[`STONES_PER_SIDE`] stones a
+    /// side, in the order (mover, opponent).
+    pub fn all_movement() -> Vec<Subspace> {
+        let mut v = vec![];
+        for m in MIN_STONES..=STONES_PER_SIDE {
+            for o in MIN_STONES..=STONES_PER_SIDE {
+                v.push(Subspace::movement(m, o));
+            }
+        }
+        v
+    }
+
+    /// The placement-phase sectors: every stone count that a position string
+    /// admits with stones in hand. The side to move has at least one stone in
+    /// hand; the other side has as many (White to move) or one fewer (Black to
+    /// move: White placed first); each side has at most [`STONES_PER_SIDE`]
+    /// minus its hand on the board and at least [`MIN_STONES`] on board plus in
+    /// hand. Ordered by the stones left to place, fewest first (placements lead
+    /// only to sectors earlier in the list, or to the movement phase).
+    pub fn all_placement() -> Vec<Subspace> {
+        let mut v = vec![];
+        for mover_hand in 1..=STONES_PER_SIDE {
+            for opponent_hand in [mover_hand - 1, mover_hand] {
+                for mover in 0..=STONES_PER_SIDE - mover_hand {
+                    for opponent in 0..=STONES_PER_SIDE - opponent_hand {
+                        let s = Subspace {
+                            mover,
+                            opponent,
+                            mover_hand,
+                            opponent_hand,
+                        };
+                        if s.is_valid() {
+                            v.push(s);
+                        }
+                    }
+                }
+            }
+        }
+        v
+    }
+
+    /// This subspace and its colour swap (once, when they are the same), the
+    /// subspaces solved together.
+    pub fn with_swap(&self) -> Vec<Subspace> {
+        if self.negate() == *self {
+            vec![*self]
+        } else {
+            vec![*self, self.negate()]
+        }
+    }
+
+    /// Whether both sides have no stones in hand.
+    pub fn is_movement(&self) -> bool {
+        self.mover_hand == 0 && self.opponent_hand == 0
+    }
+
+    /// The subspace after a move of the side to move that removes nothing.
+    pub fn negate(&self) -> Subspace {
+        let (mover, mover_hand) = if self.mover_hand > 0 {
+            (self.mover + 1, self.mover_hand - 1)
+        } else {
+            (self.mover, 0)
+        };
+        Subspace {
+            mover: self.opponent,
+            opponent: mover,
+            mover_hand: self.opponent_hand,
+            opponent_hand: mover_hand,
+        }
+    }
+
+    /// The subspace after a move that removes an opponent stone, or `None` when
+    /// the removal ends the game (the opponent falls below 3 stones).
+    pub fn after_removal(&self) -> Option<Subspace> {
+        if self.opponent == 0 || self.opponent + self.opponent_hand <= MIN_STONES {
+            return None;
+        }
+        let mut s = self.negate();
+        s.mover -= 1;
+        Some(s)
+    }
+
+    /// Every subspace a move can lead to.
+    pub fn successors(&self) -> Vec<Subspace> {
+        std::iter::once(self.negate())
+            .chain(self.after_removal())
+            .collect()
+    }
+
+    /// Whether the subspace holds positions that can arise (at most
+    /// [`STONES_PER_SIDE`] stones a side, at least [`MIN_STONES`] each, stones fit
+    /// on the board).
+    pub fn is_valid(&self) -> bool {
+        let m = self.mover + self.mover_hand;
+        let o = self.opponent + self.opponent_hand;
+        (MIN_STONES..=STONES_PER_SIDE).contains(&m)
+            && (MIN_STONES..=STONES_PER_SIDE).contains(&o)
+            && (self.mover + self.opponent) as usize <= POINTS
+    }
+}
+
+/// Symmetry classes of the sets of one size.
+struct SetTable {
+    /// Per set, by colex rank: `orbit << 5 | nontrivial_stabiliser << 4 | symmetry`,
+    /// where the symmetry maps the set to its orbit's least element.
+    entries: Vec<u32>,
+    /// Least element of each orbit, ascending.
+    reps: Vec<Bits>,
+    /// Per orbit, the symmetries that fix its least element (bit `s`).
+    stabilisers: Vec<u16>,
+}
+
+impl SetTable {
+    /// Builds the table of `k`-sets in two parallel passes: first the least
+    /// elements of the orbits (a set is one unless an image is smaller, which
+    /// most sets show after a few of the 16 symmetries), in increasing order,
+    /// numbering the orbits; then the 16 images of each least element get their
+    /// entries (the least symmetry where several reach it).
+    fn build(k: usize) -> SetTable {
+        use rayon::prelude::*;
+        use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
+        const CHUNK: usize = 1 << 14;
+        let n = BINOM[POINTS][k] as usize;
+        let least: Vec<(Bits, u16)> = (0..n.div_ceil(CHUNK))
+            .into_par_iter()
+            .flat_map_iter(|c| {
+                let end = ((c + 1) * CHUNK).min(n);
+                let mut set = colex_unrank((c * CHUNK) as u32, k);
+                let mut out = vec![];
+                for r in c * CHUNK..end {
+                    if let Some(stab) = stabiliser_if_least(set) {
+                        out.push((set, stab));
+                    }
+                    if k > 0 && r + 1 < end {
+                        set = next_same_size(set);
+                    }
+                }
+                out
+            })
+            .collect();
+        let entries: Vec<AtomicU32> = (0..n)
+            .into_par_iter()
+            .map(|_| AtomicU32::new(u32::MAX))
+            .collect();
+        least
+            .par_iter()
+            .enumerate()
+            .for_each(|(orbit, &(rep, stab))| {
+                let head = ((orbit as u32) << 5) | (((stab != 1) as u32) << 4);
+                for t in 0..SYMMETRY_COUNT {
+                    // INVERSE[t] maps this image back to the least element
+                    let img = transform(t, rep);
+                    entries[colex_rank(img) as usize].fetch_min(head | INVERSE[t] as u32, Relaxed);
+                }
+            });
+        SetTable {
+            entries: entries.into_par_iter().map(AtomicU32::into_inner).collect(),
+            reps: least.iter().map(|l| l.0).collect(),
+            stabilisers: least.iter().map(|l| l.1).collect(),
+        }
+    }
+}
+
+/// The symmetries fixing `set` (bit `s` for symmetry `s`) if no image of `set`
+/// is smaller than it, else `None`.
+#[inline(always)]
+fn stabiliser_if_least(set: Bits) -> Option<u16> {
+    let mut stab = 0;
+    for s in 0..SYMMETRY_COUNT {
+        let img = transform(s, set);
+        if img < set {
+            return None;
+        }
+        if img == set {
+            stab |= 1 << s;
+        }
+    }
+    Some(stab)
+}
+
+/// A mover set's symmetry class, for ranking many positions with that mover set.
+pub struct MoverContext<'a> {
+    sym: usize,
+    least: Bits,
+    base: u64,
+    stabiliser: u16,
+    free_points: u8,
+    _indexer: std::marker::PhantomData<&'a Indexer>,
+}
+
+impl MoverContext<'_> {
+    /// Whether no symmetry but the identity maps the mover set to itself.
+    /// Then positions with this mover set and different opponent sets lie in
+    /// different classes, so their ranks differ.
+    #[inline]
+    pub fn is_asymmetric(&self) -> bool {
+        self.stabiliser == 1
+    }
+}
+
+/// The mover contexts of the mover sets ranked last: the children of one
+/// position share their mover set (the parent's opponent set, less a stone a
+/// mill removed), so ranking them through this cache computes few contexts.
+#[derive(Default)]
+pub struct RecentContexts<'a> {
+    recent: SmallVec<[(Bits, MoverContext<'a>); RECENT_CONTEXTS]>,
+}
+
+/// Most contexts [`RecentContexts`] keeps: more than a position's children need.
+const RECENT_CONTEXTS: usize = 16;
+
+impl<'a> RecentContexts<'a> {
+    /// [`Indexer::rank`] of `(mover, opponent)`.
+    #[inline]
+    pub fn rank(&mut self, ix: &'a Indexer, mover: Bits, opponent: Bits) -> Index {
+        let k = match self.recent.iter().position(|(m, _)| *m == mover) {
+            Some(k) => k,
+            None => {
+                if self.recent.len() == RECENT_CONTEXTS {
+                    self.recent.clear();
+                }
+                self.recent.push((mover, ix.mover_context(mover)));
+                self.recent.len() - 1
+            }
+        };
+        Indexer::rank_with(&self.recent[k].1, opponent)
+    }
+}
+
+/// Ranks the opponent sets that add one point to a common set, for one mover
+/// context: the children of a placement position without removal share their
+/// mover set (the parent's opponent) and differ only by the placed stone.
+/// [`OneMore::of`] does the work common to a set's extensions, then
+/// [`Extension::rank`] ranks each in a few table reads.
+pub struct OneMore<'c, 'a> {
+    ctx: &'c MoverContext<'a>,
+    /// Each point's image under the context's symmetry, as a coordinate
+    /// among the points not in the least mover set (meaningless for the
+    /// mover's own points, which are never added).
+    squeezed: [u8; POINTS],
+}
+
+/// [`OneMore`] for one common set.
+pub struct Extension<'c, 'a> {
+    ctx: &'c MoverContext<'a>,
+    set: Bits,
+    squeezed_at: &'c [u8; POINTS],
+    /// The squeezed image of the set.
+    image: Bits,
+    /// The index of the extensions' block.
+    block_start: u64,
+}
+
+impl<'c, 'a> OneMore<'c, 'a> {
+    /// The ranker for positions with the mover set of `ctx`.
+    pub fn new(ctx: &'c MoverContext<'a>) -> OneMore<'c, 'a> {
+        let free = ALL & !ctx.least;
+        let mut squeezed = [0; POINTS];
+        for (p, q) in squeezed.iter_mut().enumerate() {
+            let img = transform(ctx.sym, 1 << p);
+            *q = (free & (img - 1)).count_ones() as u8;
+        }
+        OneMore { ctx, squeezed }
+    }
+
+    /// The extensions of `set` (disjoint from the mover set, at most 8 points).
+    #[inline]
+    pub fn of(&self, set: Bits) -> Extension<'_, 'a> {
+        let ctx = self.ctx;
+        let mut image: Bits = 0;
+        if ctx.stabiliser == 1 {
+            for p in points(set) {
+                image |= 1 << self.squeezed[p];
+            }
+        }
+        let block = BINOM[ctx.free_points as usize][set.count_ones() as usize + 1] as u64;
+        Extension {
+            ctx,
+            set,
+            squeezed_at: &self.squeezed,
+            image,
+            block_start: ctx.base * block,
+        }
+    }
+}
+
+impl Extension<'_, '_> {
+    /// [`Indexer::rank_with`] of the context and the set plus `point` (not in
+    /// either set).
+    #[inline]
+    pub fn rank(&self, point: usize) -> Index {
+        if self.ctx.stabiliser != 1 {
+            return Indexer::rank_with(self.ctx, self.set | 1 << point);
+        }
+        // at most 9 points: three table reads, no branch on the points
+        let q = self.squeezed_at[point];
+        self.block_start + colex_rank_by_bytes(self.image | 1 << q) as u64
+    }
+}
+
+/// The number of orbits of `k`-point sets under the 16 symmetries, by
+/// Burnside's lemma: the average over the symmetries of the sets each one fixes
+/// (a fixed set is a union of the symmetry's cycles).
+pub fn orbit_count(k: usize) -> u64 {
+    let fixed: u64 = (0..SYMMETRY_COUNT)
+        .map(|s| {
+            // ways[j]: unions of the cycles seen so far with j points
+            let mut ways = [0u64; POINTS + 1];
+            ways[0] = 1;
+            let mut seen: Bits = 0;
+            for p in 0..POINTS {
+                if seen & (1 << p) != 0 {
+                    continue;
+                }
+                let (mut len, mut q) = (0, p);
+                while seen & (1 << q) == 0 {
+                    seen |= 1 << q;
+                    len += 1;
+                    q = transform(s, 1 << q).trailing_zeros() as usize;
+                }
+                for j in (len..=POINTS).rev() {
+                    ways[j] += ways[j - len];
+                }
+            }
+            ways[k]
+        })
+        .sum();
+    fixed / SYMMETRY_COUNT as u64
+}
+
+/// Ranks and unranks positions in any subspace. Tables are built on first use.
+#[derive(Default)]
+pub struct Indexer {
+    tables: [OnceLock<SetTable>; STONES_PER_SIDE as usize + 1],
+}
+
+impl Indexer {
+    /// An indexer with no tables built yet.
+    pub fn new() -> Indexer {
+        Indexer::default()
+    }
+
+    fn table(&self, k: u8) -> &SetTable {
+        self.tables[k as usize].get_or_init(|| SetTable::build(k as usize))
+    }
+
+    /// Number of symmetry classes of mover sets with `k` stones.
+    pub fn orbits(&self, k: u8) -> usize {
+        self.table(k).reps.len()
+    }
+
+    /// The least set of orbit `orbit` of `k`-point sets (the mover set of that
+    /// orbit's block of slots).
+    pub fn orbit_rep(&self, k: u8, orbit: usize) -> Bits {
+        self.table(k).reps[orbit]
+    }
+
+    /// The symmetries (bit `s` for symmetry `s`) that fix the least mover set of
+    /// orbit `orbit` of `k`-stone sets; `1` (identity only) for most orbits.
+    pub fn stabiliser(&self, k: u8, orbit: usize) -> u16 {
+        self.table(k).stabilisers[orbit]
+    }
+
+    /// Number of slots per mover orbit in `sub`.
+    #[inline]
+    pub fn block_size(sub: Subspace) -> u64 {
+        BINOM[POINTS - sub.mover as usize][sub.opponent as usize] as u64
+    }
+
+    /// The index range of `sub`: indices are `0..index_size(sub)`.
+    pub fn index_size(&self, sub: Subspace) -> u64 {
+        self.orbits(sub.mover) as u64 * Self::block_size(sub)
+    }
+
+    /// [`Indexer::index_size`] without building any table: the orbits of the
+    /// mover's sets are counted by Burnside's lemma. For checking file sizes.
+    pub fn index_size_of(sub: Subspace) -> u64 {
+        orbit_count(sub.mover as usize) * Self::block_size(sub)
+    }
+
+    /// The index of the position with mover stones `mover` and opponent stones
+    /// `opponent` in the subspace of their sizes (hands do not change the index).
+    #[inline]
+    pub fn rank(&self, mover: Bits, opponent: Bits) -> Index {
+        Self::rank_with(&self.mover_context(mover), opponent)
+    }
+
+    /// What ranking needs to know about a mover set; see [`Indexer::rank_with`].
+    #[inline]
+    pub fn mover_context(&self, mover: Bits) -> MoverContext<'_> {
+        let w = mover.count_ones() as u8;
+        let t = self.table(w);
+        let e = t.entries[colex_rank(mover) as usize];
+        let sym = (e & 15) as usize;
+        let orbit = e >> 5;
+        MoverContext {
+            sym,
+            least: transform(sym, mover),
+            base: orbit as u64,
+            stabiliser: if e & 16 != 0 {
+                t.stabilisers[orbit as usize]
+            } else {
+                1
+            },
+            free_points: POINTS as u8 - w,
+            _indexer: std::marker::PhantomData,
+        }
+    }
+
+    /// [`Indexer::rank`] of `(mover, opponent)` given the mover's context: ranking
+    /// many positions with one mover set costs one table lookup.
+    #[inline]
+    pub fn rank_with(ctx: &MoverContext<'_>, opponent: Bits) -> Index {
+        let mut opp = transform(ctx.sym, opponent);
+        if ctx.stabiliser != 1 {
+            let base = opp;
+            for s in points(ctx.stabiliser as Bits) {
+                opp = opp.min(transform(s, base));
+            }
+        }
+        let block = BINOM[ctx.free_points as usize][opponent.count_ones() as usize] as u64;
+        ctx.base * block + squeeze_rank(opp, ctx.least) as u64
+    }
+
+    /// The index of a position in its subspace.
+    pub fn rank_position(&self, pos: &Position) -> (Subspace, Index) {
+        (Subspace::of(pos), self.rank(pos.mover, pos.opponent))
+    }
+
+    /// The canonical `(mover, opponent)` sets of index `i` of `sub`, or `None` when
+    /// the slot is not canonical. `i` must be below `index_size(sub)`.
+    pub fn unrank(&self, sub: Subspace, i: Index) -> Option<(Bits, Bits)> {
+        let (mover, opp, canonical) = self.slot(sub, i);
+        canonical.then_some((mover, opp))
+    }
+
+    /// The `(mover, opponent)` sets that slot `i` of `sub` decodes to, and whether
+    /// they are canonical (the least of their symmetric images). `i` must be below
+    /// `index_size(sub)`.
+    pub fn slot(&self, sub: Subspace, i: Index) -> (Bits, Bits, bool) {
+        let (orbit, mover, opp) = self.decode(sub, i);
+        let t = self.table(sub.mover);
+        (mover, opp, self.canonical_in_orbit(t, orbit, opp))
+    }
+
+    /// The `(mover, opponent)` sets of slot `i` of `sub` ([`Indexer::slot`]
+    /// without the check whether they are canonical): for slots known to
+    /// hold a position.
+    #[inline]
+    pub fn sets(&self, sub: Subspace, i: Index) -> (Bits, Bits) {
+        let (_, mover, opp) = self.decode(sub, i);
+        (mover, opp)
+    }
+
+    /// The mover's orbit and the sets of slot `i` of `sub`.
+    #[inline]
+    fn decode(&self, sub: Subspace, i: Index) -> (usize, Bits, Bits) {
+        let t = self.table(sub.mover);
+        let block = Self::block_size(sub);
+        let orbit = (i / block) as usize;
+        let mover = t.reps[orbit];
+        let free = POINTS - sub.mover as usize;
+        let squeezed = colex_unrank_below((i % block) as u32, sub.opponent as usize, free);
+        (orbit, mover, unsqueeze(squeezed, mover))
+    }
+
+    fn canonical_in_orbit(&self, t: &SetTable, orbit: usize, opp: Bits) -> bool {
+        let stab = t.stabilisers[orbit];
+        stab == 1 || points(stab as Bits).all(|s| transform(s, opp) >= opp)
+    }
+
+    /// Calls `f(index, mover, opponent)` for the slots of `range` in `sub`
+    /// for which `want(index)` holds, in index order: the slots' sets follow
+    /// one from the other, so that where many slots of a range are wanted
+    /// this costs less than [`Indexer::sets`] for each.
+    pub fn for_each_slot_where(
+        &self,
+        sub: Subspace,
+        range: std::ops::Range<Index>,
+        mut want: impl FnMut(Index) -> bool,
+        mut f: impl FnMut(Index, Bits, Bits),
+    ) {
+        if range.is_empty() {
+            return;
+        }
+        let t = self.table(sub.mover);
+        let block = Self::block_size(sub);
+        let (k, free) = (sub.opponent as usize, POINTS - sub.mover as usize);
+        let mut orbit = (range.start / block) as usize;
+        let mut r = range.start % block;
+        let mut squeezed = colex_unrank_below(r as u32, k, free);
+        for i in range {
+            if want(i) {
+                let mover = t.reps[orbit];
+                f(i, mover, unsqueeze(squeezed, mover));
+            }
+            r += 1;
+            if r == block {
+                (r, orbit, squeezed) = (0, orbit + 1, (1 << k) - 1);
+            } else if k > 0 {
+                squeezed = next_same_size(squeezed);
+            }
+        }
+    }
+
+    /// Calls `f(index, mover, opponent)` for every canonical position of orbit
+    /// `orbit` of `sub`, in index order.
+    pub fn for_each_in_orbit(
+        &self,
+        sub: Subspace,
+        orbit: usize,
+        mut f: impl FnMut(Index, Bits, Bits),
+    ) {
+        let t = self.table(sub.mover);
+        let block = Self::block_size(sub);
+        let mover = t.reps[orbit];
+        let check = t.stabilisers[orbit] != 1;
+        let mut squeezed: Bits = (1 << sub.opponent) - 1;
+        let base = orbit as u64 * block;
+        for r in 0..block {
+            let opp = unsqueeze(squeezed, mover);
+            if !check || self.canonical_in_orbit(t, orbit, opp) {
+                f(base + r, mover, opp);
+            }
+            if sub.opponent > 0 {
+                squeezed = next_same_size(squeezed);
+            }
+        }
+    }
+
+    /// Calls `f(mover, opponent)` once for every symmetry class of `sub` whose
+    /// opponent set lies in orbit `orbit` of the `sub.opponent`-point sets
+    /// (`0..orbits(sub.opponent)`): the opponent set is the orbit's least set,
+    /// the mover set the least of its images under that set's own symmetries.
+    /// Over all orbits, every class of `sub` once; [`Indexer::rank`] gives
+    /// its slot. After a move the opponent moves, so the children of one
+    /// call's positions have few mover sets (the opponent set, or that set
+    /// less a removed stone) and lie in few blocks of their tables.
+    pub fn for_each_by_opponent(&self, sub: Subspace, orbit: usize, mut f: impl FnMut(Bits, Bits)) {
+        let opponent = self.orbit_rep(sub.opponent, orbit);
+        let stabiliser = self.stabiliser(sub.opponent, orbit);
+        let mut squeezed: Bits = (1 << sub.mover) - 1;
+        for _ in 0..Self::by_opponent_slots(sub) {
+            let mover = unsqueeze(squeezed, opponent);
+            if sub.mover > 0 {
+                squeezed = next_same_size(squeezed);
+            }
+            if stabiliser == 1 || points(stabiliser as Bits).all(|s| transform(s, mover) >= mover) {
+                f(mover, opponent);
+            }
+        }
+    }
+
+    /// The mover sets [`Indexer::for_each_by_opponent`] considers for one
+    /// opponent set of `sub` (every placement of the mover's stones on the
+    /// other points, before the symmetry test).
+    pub fn by_opponent_slots(sub: Subspace) -> u64 {
+        BINOM[POINTS - sub.opponent as usize][sub.mover as usize] as u64
+    }
+
+    /// Number of canonical positions (symmetry classes) in `sub`.
+    pub fn classes(&self, sub: Subspace) -> u64 {
+        let t = self.table(sub.mover);
+        let block = Self::block_size(sub);
+        let mut total = 0;
+        for orbit in 0..t.reps.len() {
+            if t.stabilisers[orbit] == 1 {
+                total += block;
+            } else {
+                let mut n = 0;
+                self.for_each_in_orbit(sub, orbit, |_, _, _| n += 1);
+                total += n;
+            }
+        }
+        total
+    }
+
+    /// Number of symmetric images of the canonical position `(mover, opponent)`
+    /// (16 divided by the size of its stabiliser).
+    pub fn images(&self, mover: Bits, opponent: Bits) -> u32 {
+        let fixed = (0..SYMMETRY_COUNT)
+            .filter(|&s| transform(s, mover) == mover && transform(s, opponent) == opponent)
+            .count();
+        (SYMMETRY_COUNT / fixed) as u32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The set tables the plain way: every image of every set.
+    fn naive_table(k: usize) -> (Vec<u32>, Vec<Bits>, Vec<u16>) {
+        let n = BINOM[POINTS][k] as usize;
+        let (mut entries, mut reps, mut stabs): (Vec<u32>, Vec<Bits>, Vec<u16>) =
+            (vec![], vec![], vec![]);
+        let mut set = colex_unrank(0, k);
+        for r in 0..n {
+            let (mut least, mut sym, mut stab) = (set, 0, 0u16);
+            for s in 0..SYMMETRY_COUNT {
+                let img = transform(s, set);
+                if img < least {
+                    (least, sym) = (img, s);
+                }
+                if img == set {
+                    stab |= 1 << s;
+                }
+            }
+            let entry = if least == set {
+                reps.push(set);
+                stabs.push(stab);
+                ((reps.len() as u32 - 1) << 5) | (((stab != 1) as u32) << 4)
+            } else {
+                (entries[colex_rank(least) as usize] & !15) | sym as u32
+            };
+            entries.push(entry);
+            if k > 0 && r + 1 < n {
+                set = next_same_size(set);
+            }
+        }
+        (entries, reps, stabs)
+    }
+
+    #[test]
+    fn set_tables_equal_the_plain_construction() {
+        for k in 0..=9 {
+            let t = SetTable::build(k);
+            let (entries, reps, stabs) = naive_table(k);
+            assert!(t.entries == entries, "entries of {k}-sets");
+            assert_eq!(t.reps, reps, "{k}");
+            assert_eq!(t.stabilisers, stabs, "{k}");
+        }
+    }
+
+    /// [`OneMore`] against [`Indexer::rank_with`] on random mover and
+    /// opponent sets of every size, stabilised mover sets included.
+    #[test]
+    fn one_more_ranks_as_rank_with() {
+        let ix = Indexer::new();
+        let mut x: u64 = 0x2545_f491_4f6c_dd1d;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let mut stabilised = 0;
+        for _ in 0..4000 {
+            let m = (next() % 10) as usize;
+            let mover = colex_unrank((next() % BINOM[POINTS][m] as u64) as u32, m);
+            let o = (next() % 9) as usize;
+            let free = ALL & !mover;
+            if (free.count_ones() as usize) < o + 1 {
+                continue;
+            }
+            let pick = colex_unrank(
+                (next() % BINOM[free.count_ones() as usize][o] as u64) as u32,
+                o,
+            );
+            let set = unsqueeze(pick, mover);
+            let ctx = ix.mover_context(mover);
+            stabilised += (ctx.stabiliser != 1) as u32;
+            let more = OneMore::new(&ctx);
+            let ext = more.of(set);
+            for p in points(free & !set) {
+                assert_eq!(
+                    ext.rank(p),
+                    Indexer::rank_with(&ctx, set | 1 << p),
+                    "mover {mover:#x}, set {set:#x}, point {p}"
+                );
+            }
+        }
+        assert!(stabilised > 0, "no stabilised mover set drawn");
+    }
+
+    #[test]
+    fn orbit_counts_by_burnside_equal_the_tables() {
+        let ix = Indexer::new();
+        for k in 0..=STONES_PER_SIDE {
+            assert_eq!(orbit_count(k as usize), ix.orbits(k) as u64, "{k}-sets");
+        }
+    }
+
+    #[test]
+    fn colex_round_trip() {
+        for k in 0..=9 {
+            let mut set: Bits = (1 << k) - 1;
+            for r in 0..BINOM[24][k].min(5000) {
+                assert_eq!(colex_rank(set), r);
+                assert_eq!(colex_unrank(r, k), set);
+                if k > 0 {
+                    set = next_same_size(set);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn squeeze_round_trip() {
+        let taken: Bits = 0b1010_0110_0000_0001_0010_0001;
+        let free = 24 - taken.count_ones() as usize;
+        for r in 0..BINOM[free][4] {
+            let sq = colex_unrank(r, 4);
+            let spread = unsqueeze(sq, taken);
+            assert_eq!(spread & taken, 0);
+            assert_eq!(spread.count_ones(), 4);
+            assert_eq!(squeeze_rank(spread, taken), r);
+            assert_eq!(unsqueeze_portable(sq, taken), spread);
+        }
+    }
+
+    #[test]
+    fn ranks_by_table_agree_with_point_by_point() {
+        // random sets of up to 9 points beside a few taken sets, against the
+        // plain colex sum over the free points
+        let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+        for taken in [0, 0b111, 0x00f0_0f01, 0x0a_a55a, 0x00_ffff, 0xff_0000] {
+            let free_mask = ALL & !taken;
+            let free: Vec<usize> = points(free_mask).collect();
+            for _ in 0..100_000 {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                // a size of 0..=9, reached by dropping the lowest or the
+                // highest points
+                let size = ((x >> 40) % (STONES_PER_SIDE as u64 + 1)) as u32;
+                let mut spread = (x as Bits) & free_mask;
+                while spread.count_ones() > size {
+                    if x >> 50 & 1 == 0 {
+                        spread &= spread - 1;
+                    } else {
+                        spread &= !(1 << (31 - spread.leading_zeros()));
+                    }
+                }
+                let plain: u32 = points(spread)
+                    .enumerate()
+                    .map(|(i, p)| BINOM[free.iter().position(|&f| f == p).unwrap()][i + 1])
+                    .sum();
+                assert_eq!(squeeze_rank(spread, taken), plain, "{spread:x} {taken:x}");
+                assert_eq!(squeeze_rank_portable(spread, taken), plain);
+                if taken == 0 {
+                    assert_eq!(colex_rank(spread), plain);
+                    assert_eq!(colex_rank_by_points(spread), plain);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn subspace_moves() {
+        let s = Subspace::movement(5, 4);
+        assert_eq!(s.negate(), Subspace::movement(4, 5));
+        assert_eq!(s.after_removal(), Some(Subspace::movement(3, 5)));
+        assert_eq!(Subspace::movement(5, 3).after_removal(), None);
+        let p = Subspace {
+            mover: 2,
+            opponent: 2,
+            mover_hand: 7,
+            opponent_hand: 7,
+        };
+        assert_eq!(
+            p.negate(),
+            Subspace {
+                mover: 2,
+                opponent: 3,
+                mover_hand: 7,
+                opponent_hand: 6
+            }
+        );
+        assert_eq!(
+            p.after_removal(),
+            Some(Subspace {
+                mover: 1,
+                opponent: 3,
+                mover_hand: 7,
+                opponent_hand: 6
+            })
+        );
+        assert_eq!(p.to_string(), "2-2/7-7");
+        assert_eq!(Subspace::all_movement().len(), 49);
+    }
+
+    #[test]
+    fn by_opponent_visits_every_canonical_slot_once() {
+        let ix = Indexer::new();
+        for (m, o) in [(3, 3), (4, 3), (2, 5), (0, 2), (3, 0), (1, 1)] {
+            let sub = Subspace {
+                mover: m,
+                opponent: o,
+                mover_hand: 9 - m,
+                opponent_hand: 9 - o,
+            };
+            let mut canonical = vec![];
+            for orbit in 0..ix.orbits(m) {
+                ix.for_each_in_orbit(sub, orbit, |i, _, _| canonical.push(i));
+            }
+            let mut visited = vec![];
+            for orbit in 0..ix.orbits(o) {
+                ix.for_each_by_opponent(sub, orbit, |mover, opponent| {
+                    assert_eq!(
+                        (mover.count_ones(), opponent.count_ones()),
+                        (m as u32, o as u32)
+                    );
+                    assert_eq!(mover & opponent, 0);
+                    visited.push(ix.rank(mover, opponent));
+                });
+            }
+            visited.sort_unstable();
+            assert_eq!(visited, canonical, "{sub}");
+        }
+    }
+
+    #[test]
+    fn three_three_has_169626_classes() {
+        let ix = Indexer::new();
+        assert_eq!(ix.classes(Subspace::movement(3, 3)), 169_626);
+    }
+}

@@ -1,0 +1,258 @@
+//! Games between players ([`play_game`]) and what a series of them shows
+//! ([`Tally`], [`PlayerSummary`]): wins, draws and losses with a 95% interval, the time per
+//! move, and, with a database, each player's mistakes by phase.
+//!
+//! A move is judged from its mover's side by the database, under the
+//! no-removal rule at the game's counter where the database holds its
+//! tables: it keeps the outcome, or it is a mistake (win to draw, draw to
+//! loss) or a blunder (win to loss).
+
+use super::{Level, PlayerError, answer_for};
+use crate::answer::policy::{Outcome, outcome_for_mover};
+use crate::answer::query::Database;
+use crate::play::game::{Game, GameResult};
+use crate::rules::position::{Color, Position};
+use crate::rules::variant::{FLYING_STONES, Variant};
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use std::time::Instant;
+
+/// The phase a move is made in, for its mover.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Phase {
+    /// The mover has stones in hand.
+    Placement,
+    /// The mover slides.
+    Movement,
+    /// The mover has 3 stones and may fly.
+    Flying,
+}
+
+impl Phase {
+    /// The phase of a move of `pos`'s side to move.
+    pub fn of(pos: &Position, variant: Variant) -> Phase {
+        if pos.mover_hand > 0 {
+            Phase::Placement
+        } else if variant.flying && pos.mover.count_ones() == u32::from(FLYING_STONES) {
+            Phase::Flying
+        } else {
+            Phase::Movement
+        }
+    }
+}
+
+/// How a move changed its mover's outcome.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Judgement {
+    /// The outcome kept.
+    Keeps,
+    /// Win to draw, or draw to loss.
+    Mistake,
+    /// Win to loss.
+    Blunder,
+}
+
+impl Judgement {
+    /// The judgement of a move from `before` to `after` (the mover's
+    /// outcomes).
+    pub fn of(before: Outcome, after: Outcome) -> Judgement {
+        match (before, after) {
+            (Outcome::Win, Outcome::Loss) => Judgement::Blunder,
+            (b, a) if a > b => Judgement::Mistake,
+            _ => Judgement::Keeps,
+        }
+    }
+}
+
+/// One move of a played game.
+#[derive(Clone, Debug)]
+pub struct PlayedMove {
+    /// The side that made it.
+    pub side: Color,
+    /// Its phase.
+    pub phase: Phase,
+    /// Milliseconds the player took to choose it.
+    pub ms: f64,
+    /// Its judgement by the database, if one was given.
+    pub judgement: Option<Judgement>,
+}
+
+/// A finished game.
+#[derive(Clone, Debug)]
+pub struct PlayedGame {
+    /// The game, over.
+    pub game: Game,
+    /// Its moves, judged.
+    pub moves: Vec<PlayedMove>,
+}
+
+/// Why a game could not be played to its end.
+#[derive(Debug)]
+pub struct ArenaError(pub String);
+
+impl std::fmt::Display for ArenaError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for ArenaError {}
+
+impl From<PlayerError> for ArenaError {
+    fn from(e: PlayerError) -> Self {
+        ArenaError(e.to_string())
+    }
+}
+
+/// Plays one game from `start` (counter 0) between `white` and `black`
+/// seeded by `seeds`, judging every move when `db` is given.
+pub fn play_game(
+    start: Position,
+    variant: Variant,
+    move_limit: u16,
+    (white, black): (Level, Level),
+    seeds: (u64, u64),
+    db: Option<&Arc<Database>>,
+) -> Result<PlayedGame, ArenaError> {
+    let mut players = [
+        white.player(seeds.0, db.cloned()).map_err(ArenaError)?,
+        black.player(seeds.1, db.cloned()).map_err(ArenaError)?,
+    ];
+    let mut game = Game::with_move_limit(start, variant, 0, move_limit);
+    let mut moves = vec![];
+    while game.result().is_none() {
+        let pos = game.position();
+        let side = pos.side;
+        let player = &mut players[usize::from(side == Color::Black)];
+        let t = Instant::now();
+        let mv = player.choose(&game)?;
+        let ms = t.elapsed().as_secs_f64() * 1e3;
+        let judgement = match db {
+            Some(db) => {
+                let answer = answer_for(db, &game).map_err(|e| ArenaError(e.to_string()))?;
+                let played = (answer.moves.iter())
+                    .find(|m| m.mv == mv)
+                    .ok_or_else(|| ArenaError(format!("{mv} is not a move of {pos}")))?;
+                let before = answer.moves.first().map(outcome_for_mover);
+                before.map(|b| Judgement::of(b, outcome_for_mover(played)))
+            }
+            None => None,
+        };
+        game.play(mv)
+            .map_err(|e| ArenaError(format!("{} played an illegal move: {e}", player.name())))?;
+        moves.push(PlayedMove {
+            side,
+            phase: Phase::of(&pos, variant),
+            ms,
+            judgement,
+        });
+    }
+    Ok(PlayedGame { game, moves })
+}
+
+/// `"white"`, `"black"` or `"draw"`.
+pub fn result_name(r: GameResult) -> &'static str {
+    match r.winner {
+        Some(Color::White) => "white",
+        Some(Color::Black) => "black",
+        None => "draw",
+    }
+}
+
+/// One player's results over a series.
+#[derive(Clone, Debug, Default)]
+pub struct Tally {
+    /// Games won, drawn, lost.
+    pub wins: u64,
+    /// Games drawn.
+    pub draws: u64,
+    /// Games lost.
+    pub losses: u64,
+    /// Milliseconds of each move.
+    pub ms: Vec<f64>,
+    /// Moves made, and mistakes and blunders among them, by phase.
+    pub moves_by_phase: BTreeMap<Phase, (u64, u64)>,
+}
+
+/// The summary line of one player.
+#[derive(Clone, Debug, Serialize)]
+pub struct PlayerSummary {
+    /// Games won.
+    pub wins: u64,
+    /// Games drawn.
+    pub draws: u64,
+    /// Games lost.
+    pub losses: u64,
+    /// Points per game (a draw half a point).
+    pub score: f64,
+    /// The 95% interval of the score (normal approximation).
+    pub ci95: [f64; 2],
+    /// Milliseconds per move: median and largest.
+    pub ms_per_move: MsPerMove,
+    /// Mistakes and blunders per 100 moves, by phase (with a database).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mistakes_per_100: Option<BTreeMap<Phase, f64>>,
+}
+
+/// Median and largest time per move.
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct MsPerMove {
+    /// The median, in milliseconds.
+    pub median: f64,
+    /// The largest.
+    pub max: f64,
+}
+
+impl Tally {
+    /// Counts `played` for the player of `side`.
+    pub fn add(&mut self, played: &PlayedGame, side: Color) {
+        match played.game.result().and_then(|r| r.winner) {
+            Some(w) if w == side => self.wins += 1,
+            Some(_) => self.losses += 1,
+            None => self.draws += 1,
+        }
+        for m in played.moves.iter().filter(|m| m.side == side) {
+            self.ms.push(m.ms);
+            if let Some(j) = m.judgement {
+                let e = self.moves_by_phase.entry(m.phase).or_default();
+                e.0 += 1;
+                e.1 += u64::from(j != Judgement::Keeps);
+            }
+        }
+    }
+
+    /// The summary of the games counted.
+    pub fn summary(&self) -> PlayerSummary {
+        let n = (self.wins + self.draws + self.losses).max(1) as f64;
+        let score = (self.wins as f64 + 0.5 * self.draws as f64) / n;
+        let second = (self.wins as f64 + 0.25 * self.draws as f64) / n;
+        let sd = ((second - score * score).max(0.0) / n).sqrt();
+        let round = |x: f64| (x * 1e4).round() / 1e4;
+        let mut ms = self.ms.clone();
+        ms.sort_by(f64::total_cmp);
+        let median = ms.get(ms.len() / 2).copied().unwrap_or(0.0);
+        let max = ms.last().copied().unwrap_or(0.0);
+        PlayerSummary {
+            wins: self.wins,
+            draws: self.draws,
+            losses: self.losses,
+            score: round(score),
+            ci95: [
+                round((score - 1.96 * sd).max(0.0)),
+                round((score + 1.96 * sd).min(1.0)),
+            ],
+            ms_per_move: MsPerMove {
+                median: (median * 100.0).round() / 100.0,
+                max: (max * 100.0).round() / 100.0,
+            },
+            mistakes_per_100: (!self.moves_by_phase.is_empty()).then(|| {
+                (self.moves_by_phase.iter())
+                    .map(|(&p, &(moves, bad))| (p, round(100.0 * bad as f64 / moves as f64)))
+                    .collect()
+            }),
+        }
+    }
+}

@@ -1,0 +1,377 @@
+//! Players: the game so far in, a move out, the same move for the same seed.
+//!
+//! - [`Level::Random`]: a uniformly random legal move.
+//! - [`Level::Simple`], [`Level::Hard`], [`Level::Expert`]: the computer
+//!   levels of the Russian rule text, alpha-beta searches ([`search`]) that
+//!   read no database.
+//! - [`Level::Perfect`]: from the database; never lowers the outcome of the
+//!   game as played (under the no-removal rule at the game's counter where
+//!   the database holds its tables), wins fastest, loses slowest, and picks at
+//!   random among equal moves.
+//! - [`Level::Ultra`]: as perfect, but where it cannot win it chooses, among
+//!   the moves that keep its outcome, the one after which a fallible opponent
+//!   is likeliest to go wrong ([`mistake_chance`]).
+
+pub mod arena;
+pub mod search;
+
+use crate::answer::policy::{Answer, EvaluatedMove, Outcome, outcome_for_mover, preference};
+use crate::answer::query::{Database, QueryError};
+use crate::play::game::Game;
+use crate::rules::moves::{self, Move};
+use crate::rules::position::Position;
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+use rustc_hash::FxHashSet;
+use std::fmt;
+use std::sync::Arc;
+
+/// Why a player could not choose a move.
+#[derive(Debug)]
+pub enum PlayerError {
+    /// The game is over: there is no move to choose.
+    GameOver,
+    /// The database could not answer.
+    Query(QueryError),
+}
+
+impl fmt::Display for PlayerError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PlayerError::GameOver => f.write_str("the game is over: no move to choose"),
+            PlayerError::Query(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for PlayerError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            PlayerError::Query(e) => Some(e),
+            PlayerError::GameOver => None,
+        }
+    }
+}
+
+impl From<QueryError> for PlayerError {
+    fn from(e: QueryError) -> Self {
+        PlayerError::Query(e)
+    }
+}
+
+/// A player of games.
+pub trait Player: Send {
+    /// The level's name (`random`, `simple`, ...).
+    fn name(&self) -> &'static str;
+    /// The move to play in `game` (not over).
+    fn choose(&mut self, game: &Game) -> Result<Move, PlayerError>;
+}
+
+/// The levels of play.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Level {
+    /// A uniformly random legal move.
+    Random,
+    /// 2 plies, stones and mills.
+    Simple,
+    /// 6 plies, open twos and mobility.
+    Hard,
+    /// Up to 16 plies within a node budget, by phase, aware of repetitions.
+    Expert,
+    /// The database's best move, at random among equals.
+    Perfect,
+    /// Perfect, choosing the moves that leave the opponent the most chances
+    /// to go wrong.
+    Ultra,
+}
+
+impl Level {
+    /// Every level, weakest first.
+    pub const ALL: [Level; 6] = [
+        Level::Random,
+        Level::Simple,
+        Level::Hard,
+        Level::Expert,
+        Level::Perfect,
+        Level::Ultra,
+    ];
+
+    /// The level's name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Level::Random => "random",
+            Level::Simple => "simple",
+            Level::Hard => "hard",
+            Level::Expert => "expert",
+            Level::Perfect => "perfect",
+            Level::Ultra => "ultra",
+        }
+    }
+
+    /// The level called `name`.
+    pub fn from_name(name: &str) -> Option<Level> {
+        Level::ALL.into_iter().find(|l| l.name() == name)
+    }
+
+    /// Whether the level reads the database.
+    pub fn needs_database(self) -> bool {
+        matches!(self, Level::Perfect | Level::Ultra)
+    }
+
+    /// A player of this level seeded with `seed`; `db` for the levels that
+    /// need it (`None` there is an error naming the level).
+    pub fn player(self, seed: u64, db: Option<Arc<Database>>) -> Result<Box<dyn Player>, String> {
+        let rng = StdRng::seed_from_u64(seed);
+        let db = || {
+            db.clone().ok_or_else(|| {
+                format!(
+                    "the {} player reads the database: give --db DIR (millbase generate builds one)",
+                    self.name()
+                )
+            })
+        };
+        Ok(match self {
+            Level::Random => Box::new(RandomPlayer { rng }),
+            Level::Simple => Box::new(Searching::new(self, search::Config::SIMPLE, rng)),
+            Level::Hard => Box::new(Searching::new(self, search::Config::HARD, rng)),
+            Level::Expert => Box::new(Searching::new(self, search::Config::EXPERT, rng)),
+            Level::Perfect => Box::new(Perfect { db: db()?, rng }),
+            Level::Ultra => Box::new(Ultra { db: db()?, rng }),
+        })
+    }
+}
+
+impl fmt::Display for Level {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// One of `list` at random; `list` is not empty.
+fn pick<T: Copy>(rng: &mut StdRng, list: &[T]) -> T {
+    list[rng.random_range(0..list.len())]
+}
+
+/// `random`.
+struct RandomPlayer {
+    rng: StdRng,
+}
+
+impl Player for RandomPlayer {
+    fn name(&self) -> &'static str {
+        "random"
+    }
+
+    fn choose(&mut self, game: &Game) -> Result<Move, PlayerError> {
+        let list = game.legal_moves();
+        if list.is_empty() {
+            return Err(PlayerError::GameOver);
+        }
+        Ok(pick(&mut self.rng, &list))
+    }
+}
+
+/// `simple`, `hard`, `expert`.
+struct Searching {
+    level: Level,
+    config: search::Config,
+    rng: StdRng,
+}
+
+impl Searching {
+    fn new(level: Level, config: search::Config, rng: StdRng) -> Searching {
+        Searching { level, config, rng }
+    }
+}
+
+impl Player for Searching {
+    fn name(&self) -> &'static str {
+        self.level.name()
+    }
+
+    fn choose(&mut self, game: &Game) -> Result<Move, PlayerError> {
+        if game.result().is_some() {
+            return Err(PlayerError::GameOver);
+        }
+        let positions = game.positions();
+        let seen: FxHashSet<Position> = positions[..positions.len() - 1].iter().copied().collect();
+        let found = search::search(&game.position(), game.variant(), self.config, &seen);
+        if found.best.is_empty() {
+            return Err(PlayerError::GameOver);
+        }
+        Ok(pick(&mut self.rng, &found.best))
+    }
+}
+
+/// The database's answer for the game's position: under the no-removal
+/// rule at the game's counter where the database holds the tables of the
+/// game's move limit, else the plain values.
+pub fn answer_for(db: &Database, game: &Game) -> Result<Answer, QueryError> {
+    answer_at(db, &game.position(), game.counter(), game.move_limit())
+}
+
+/// [`answer_for`] of `pos` at `counter` in a game of `move_limit`.
+fn answer_at(
+    db: &Database,
+    pos: &Position,
+    counter: u16,
+    move_limit: u16,
+) -> Result<Answer, QueryError> {
+    if db.move_limit() == Some(move_limit) && counter < move_limit {
+        db.answer_at(pos, counter)
+    } else {
+        db.answer(pos)
+    }
+}
+
+/// [`answer_for`] of a game that is not over, with at least one move;
+/// [`PlayerError::GameOver`] otherwise.
+fn answer_to_play(db: &Database, game: &Game) -> Result<Answer, PlayerError> {
+    if game.result().is_some() {
+        return Err(PlayerError::GameOver);
+    }
+    let answer = answer_for(db, game)?;
+    if answer.moves.is_empty() {
+        return Err(PlayerError::GameOver);
+    }
+    Ok(answer)
+}
+
+/// The moves of `answer` as good as its first (best) one.
+fn best_moves(answer: &Answer) -> Vec<&EvaluatedMove> {
+    let Some(first) = answer.moves.first() else {
+        return vec![];
+    };
+    let key = preference(first);
+    (answer.moves.iter())
+        .filter(|m| preference(m) == key)
+        .collect()
+}
+
+/// `perfect`.
+struct Perfect {
+    db: Arc<Database>,
+    rng: StdRng,
+}
+
+impl Player for Perfect {
+    fn name(&self) -> &'static str {
+        "perfect"
+    }
+
+    fn choose(&mut self, game: &Game) -> Result<Move, PlayerError> {
+        let answer = answer_to_play(&self.db, game)?;
+        Ok(pick(&mut self.rng, &best_moves(&answer)).mv)
+    }
+}
+
+/// `ultra`: where it can win, it wins as `perfect` does (fastest under the
+/// rule). Where it cannot, it chooses among the moves that keep its outcome
+/// (every drawing move in a draw, every move in a loss) the one that gives
+/// the opponent the likeliest way to go wrong: after each such move, the
+/// opponent's replies are weighed by how natural they look to a player who
+/// searches two plies (`simple`'s evaluation of the position after each reply
+/// and the answer to it, a softmax with a temperature of [`NATURAL_T`] score
+/// points: a stone is 100), and the chance of a mistake is the weight of the
+/// replies that lower the opponent's outcome. The highest chance wins; ties
+/// go to the longer loss, then at random.
+struct Ultra {
+    db: Arc<Database>,
+    rng: StdRng,
+}
+
+/// The temperature of `ultra`'s model of a fallible opponent, in
+/// evaluation points (a stone is 100, a closed mill 30).
+pub const NATURAL_T: f64 = 40.0;
+
+impl Player for Ultra {
+    fn name(&self) -> &'static str {
+        "ultra"
+    }
+
+    fn choose(&mut self, game: &Game) -> Result<Move, PlayerError> {
+        let answer = answer_to_play(&self.db, game)?;
+        let mine = outcome_for_mover(&answer.moves[0]);
+        if mine == Outcome::Win {
+            let best = best_moves(&answer);
+            return Ok(pick(&mut self.rng, &best).mv);
+        }
+        let keep: Vec<&EvaluatedMove> = (answer.moves.iter())
+            .filter(|m| outcome_for_mover(m) == mine)
+            .collect();
+        let mut scored: Vec<(f64, i32, Move)> = Vec::with_capacity(keep.len());
+        for m in keep {
+            let counter = if m.mv.remove.is_some() {
+                0
+            } else {
+                game.counter() + 1
+            };
+            let chance = if counter >= game.move_limit() {
+                0.0 // the game ends in a draw by the rule right after
+            } else {
+                let replies = answer_at(&self.db, &m.position, counter, game.move_limit())?;
+                mistake_chance(&replies, game.variant())
+            };
+            // a longer loss first among equal chances (a win never comes here)
+            let length = m.value.plies().map_or(0, i32::from);
+            scored.push((chance, length, m.mv));
+        }
+        let top = scored
+            .iter()
+            .map(|s| (s.0, s.1))
+            .fold((f64::MIN, i32::MIN), |a, b| if b > a { b } else { a });
+        let best: Vec<Move> = (scored.iter())
+            .filter(|s| (s.0, s.1) == top)
+            .map(|s| s.2)
+            .collect();
+        Ok(pick(&mut self.rng, &best))
+    }
+}
+
+/// The chance that a player who searches two plies, choosing among the
+/// replies of `replies` with a softmax of their scores, picks one that lowers
+/// its outcome.
+pub fn mistake_chance(replies: &Answer, variant: crate::rules::variant::Variant) -> f64 {
+    let Some(first) = replies.moves.first() else {
+        return 0.0;
+    };
+    let best = outcome_for_mover(first);
+    let pos = replies.position;
+    let scores: Vec<f64> = (replies.moves.iter())
+        .map(|r| f64::from(natural_score(&pos, r.mv, variant)))
+        .collect();
+    let top = scores.iter().copied().fold(f64::MIN, f64::max);
+    let (mut all, mut bad) = (0.0, 0.0);
+    for (r, s) in replies.moves.iter().zip(&scores) {
+        let w = ((s - top) / NATURAL_T).exp();
+        all += w;
+        if outcome_for_mover(r) > best {
+            bad += w;
+        }
+    }
+    if all > 0.0 { bad / all } else { 0.0 }
+}
+
+/// How good `mv` from `pos` looks to its mover after two plies: the
+/// `simple` evaluation after the opponent's best answer.
+fn natural_score(pos: &Position, mv: Move, variant: crate::rules::variant::Variant) -> i32 {
+    let after = moves::apply(pos, mv);
+    if after.mover_below_minimum() {
+        return 1_000_000;
+    }
+    let answers = moves::legal_moves(&after, variant);
+    if answers.is_empty() {
+        return 1_000_000;
+    }
+    answers
+        .iter()
+        .map(|&a| {
+            let next = moves::apply(&after, a);
+            if next.mover_below_minimum() {
+                return -1_000_000;
+            }
+            search::evaluate(&next, variant, search::Eval::Simple)
+        })
+        .min()
+        .expect("not empty")
+}

@@ -1,0 +1,70 @@
+//! The rule variant and the stone counts of the game, named once.
+//!
+//! Nine Men's Morris as `docs/RULES.md` gives it: 9 stones a side, a side below
+//! 3 stones (on board plus in hand) has lost, a side with exactly 3 on board and
+//! none in hand may fly where flying is on. Other boards and stone counts
+//! (Twelve Men's Morris, Lasker Morris) would start here.
+
+/// Stones each player starts with in hand.
+pub const STONES_PER_SIDE: u8 = 9;
+
+/// A side with fewer stones than this on board plus in hand has lost.
+pub const MIN_STONES: u8 = 3;
+
+/// A side with exactly this many stones on board and none in hand may fly
+/// (where [`Variant::flying`] is on).
+pub const FLYING_STONES: u8 = 3;
+
+/// The rule variant a database is solved for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Variant {
+    /// Whether a side with [`FLYING_STONES`] stones on board and none in hand
+    /// may move a stone to any empty point.
+    pub flying: bool,
+}
+
+impl Default for Variant {
+    fn default() -> Self {
+        Variant { flying: true }
+    }
+}
+
+impl Variant {
+    /// Both variants, flying first.
+    pub const ALL: [Variant; 2] = [Variant { flying: true }, Variant { flying: false }];
+
+    /// Short name of the variant: `flying` or `no-flying`.
+    pub fn name(&self) -> &'static str {
+        if self.flying { "flying" } else { "no-flying" }
+    }
+
+    /// The variant called `name` ([`Variant::name`]), if any.
+    pub fn from_name(name: &str) -> Option<Variant> {
+        Variant::ALL.into_iter().find(|r| r.name() == name)
+    }
+
+    /// The `generate` flag that selects this variant (empty for the default).
+    pub fn flag(&self) -> &'static str {
+        if self.flying { "" } else { " --no-flying" }
+    }
+}
+
+/// The move limit `L` of the no-removal rule in the rule texts: 50 moves by
+/// each side without a removal, 100 plies ([`crate::solve::counter`]).
+pub const DEFAULT_MOVE_LIMIT: u16 = 100;
+/// The largest move limit a table of the no-removal rule can hold (a distance
+/// is stored in one byte).
+pub const MAX_MOVE_LIMIT: u16 = 254;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip() {
+        for r in Variant::ALL {
+            assert_eq!(Variant::from_name(r.name()), Some(r));
+        }
+        assert_eq!(Variant::from_name("Flying"), None);
+    }
+}
