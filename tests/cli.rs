@@ -593,3 +593,117 @@ fn compare_finds_tables_and_search_agree_and_catches_a_wrong_table() {
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("take K below 8"));
 }
+
+/// A database with the rule's tables for two move limits is refused by the
+/// commands that answer, naming both limits and the way out; `--rule-limit`
+/// chooses one, and the answer is that limit's.
+#[test]
+fn two_move_limits_are_chosen_or_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().to_str().unwrap();
+    for limit in ["100", "20"] {
+        let o = run(&[
+            "generate",
+            "--db",
+            db,
+            "--max-stones",
+            "3",
+            "--quiet",
+            "--move-limit",
+            limit,
+        ]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    }
+    let pos = "WW.....BB..........W.B.. w 0 0";
+    for args in [
+        vec!["query", "--db", db, pos, "--json"],
+        vec!["line", "--db", db, pos, "--json"],
+        vec!["probe", "--db", db],
+    ] {
+        let o = run(&args);
+        assert_eq!(o.status.code(), Some(1), "{args:?}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(
+            err.contains("[20, 100]") && err.contains("--rule-limit"),
+            "{args:?}: {err}"
+        );
+    }
+    for (limit, other) in [("20", "100"), ("100", "20")] {
+        let o = run(&["query", "--db", db, pos, "--json", "--rule-limit", limit]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+        assert_eq!(v["counter"], 0, "{v}");
+        // d6-c3 loses in 20 plies: a blessed loss under the 20-ply limit only
+        let m = v["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|m| m["move"] == "d6-c3");
+        let want = if limit == "20" {
+            "blessed-loss"
+        } else {
+            "loss"
+        };
+        assert_eq!(m.unwrap()["category"], want, "{limit}");
+        // the counter must be below the chosen limit, not the other one
+        let below_other = (other.parse::<u16>().unwrap() - 1).to_string();
+        let o = run(&[
+            "query",
+            "--db",
+            db,
+            pos,
+            "--json",
+            "--rule-limit",
+            limit,
+            "--counter",
+            &below_other,
+        ]);
+        assert_eq!(
+            o.status.success(),
+            limit == "100",
+            "{limit}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+    }
+    let o = run(&["query", "--db", db, pos, "--rule-limit", "50"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("move limit 50"));
+}
+
+/// `generate --movement-only` writes the movement subspaces and no placement
+/// sector, and a placement position is then answered by search.
+#[test]
+fn generate_movement_only_stores_no_placement_sector() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().to_str().unwrap();
+    let o = run(&[
+        "generate",
+        "--db",
+        db,
+        "--max-stones",
+        "3",
+        "--movement-only",
+        "--quiet",
+        "--no-rule-tables",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let files: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".mdb"))
+        .collect();
+    let placement: Vec<&String> = files.iter().filter(|n| !n.ends_with("-0-0.mdb")).collect();
+    assert!(placement.is_empty(), "{placement:?}");
+    assert_eq!(files.len(), 1, "{files:?}"); // 3-3, its own colour swap
+    let o = run(&[
+        "query",
+        "--db",
+        db,
+        "........................ w 3 3",
+        "--json",
+        "--quiet",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["source"], "search", "{v}");
+}

@@ -29,6 +29,67 @@ use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 /// `stats --json` names a subspace or sector.
 type Sector = (u64, u64, u64, u64);
 
+/// Checks `Database::line_at` from `pos` at `counter` (`line --counter`)
+/// against the brute force's `outcome` there and the naive rules: every move
+/// legal, the counter counting on (0 after a removal), and the line as long
+/// as its outcome says: a win or loss runs to the end of the game within the
+/// distance the start shows, never reaching the limit; a draw stops at the
+/// limit or the plies asked for, the game not over.
+fn check_line(
+    db: &millbase::answer::query::Database,
+    pos: &millbase::Position,
+    counter: u16,
+    limit: u16,
+    variant: Variant,
+    outcome: u8,
+) {
+    const MAX_DRAW_PLIES: usize = 30;
+    let line = db.line_at(pos, counter, MAX_DRAW_PLIES).unwrap();
+    let start = line.rule.unwrap();
+    assert_eq!(start.counter, counter);
+    let (mut p, mut c) = (*pos, counter);
+    for step in &line.steps {
+        assert_eq!(
+            step.rule.unwrap().counter,
+            c,
+            "{pos} at {counter}: {}",
+            step.mv
+        );
+        let next = naive::Naive::successors(&p, variant.flying)
+            .into_iter()
+            .find(|(_, q)| *q == step.position);
+        let Some((removal, q)) = next else {
+            panic!("{pos} at {counter}: {} from {p} is not legal", step.mv);
+        };
+        c = if removal { 0 } else { c + 1 };
+        p = q;
+    }
+    let n = naive::Naive::from_position(&p, variant.flying);
+    let over = naive::Naive::successors(&p, variant.flying).is_empty() || n.total(n.turn) < 3;
+    let plies = line.steps.len() as u16;
+    match outcome {
+        WON | LOST => {
+            assert!(
+                over,
+                "{pos} at {counter}: a decided line ends with the game"
+            );
+            assert_eq!(Some(plies), start.dtc, "{pos} at {counter}");
+            // the side to move at the end has lost: the winner moved last
+            assert_eq!(plies % 2 == 1, outcome == WON, "{pos} at {counter}");
+        }
+        _ => {
+            assert!(
+                !over,
+                "{pos} at {counter}: a drawn line ends in a finished game"
+            );
+            assert!(
+                c == limit || line.steps.len() == MAX_DRAW_PLIES,
+                "{pos} at {counter}: a drawn line stops after {plies} plies at counter {c}"
+            );
+        }
+    }
+}
+
 fn check(variant: Variant, n: u8, limit: u16) {
     let ix = Indexer::new();
     let limits = Limits {
@@ -113,6 +174,7 @@ fn check(variant: Variant, n: u8, limit: u16) {
                         best.mv
                     );
                 }
+                check_line(&db, pos, c, limit, variant, outcome);
                 answered.fetch_add(1, Relaxed);
             }
         }

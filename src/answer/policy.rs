@@ -100,7 +100,61 @@ pub fn evaluate_moves(
     Ok(out)
 }
 
+/// What an answer is asked under: the one policy of the command line, the
+/// server and the players ([`Database::answer_to`], [`Database::line_to`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Ask {
+    /// Plies since the last removal: the answer is under the no-removal rule
+    /// at this counter, from the rule's tables (an error where the database
+    /// has none); `None` for the game's plain values.
+    pub counter: Option<u16>,
+    /// Whether a placement position whose sector the database lacks is
+    /// solved by search ([`OpeningSearch`], exact plies, plain values), or is
+    /// [`QueryError::PlacementPhase`].
+    pub search: bool,
+}
+
 impl Database {
+    /// The answer for `pos` under `ask`: from the rule's tables at
+    /// `ask.counter` if given, else from the game's tables; by search where a
+    /// placement sector is missing and `ask.search` allows it.
+    pub fn answer_to(&self, pos: &Position, ask: Ask) -> Result<Answer, QueryError> {
+        let tables = match ask.counter {
+            Some(c) => self.answer_at(pos, c),
+            None => self.answer_from_tables(pos),
+        };
+        match tables {
+            Err(QueryError::PlacementPhase(_)) if ask.search => {
+                OpeningSearch::new(self, Precision::ExactPlies).answer(pos)
+            }
+            a => a,
+        }
+    }
+
+    /// The perfect-play line from `pos` under `ask` ([`Database::line_at`]
+    /// at `ask.counter` if given, else [`Database::line`], or
+    /// [`Database::line_from_tables`] without search), at most
+    /// `max_draw_plies` moves long where it is not a win or loss.
+    pub fn line_to(
+        &self,
+        pos: &Position,
+        ask: Ask,
+        max_draw_plies: usize,
+    ) -> Result<Line, QueryError> {
+        match (ask.counter, ask.search) {
+            (Some(c), _) => self.line_at(pos, c, max_draw_plies),
+            (None, true) => self.line(pos, max_draw_plies),
+            (None, false) => self.line_from_tables(pos, max_draw_plies),
+        }
+    }
+
+    /// The counter a query of a position stands at: `asked`, else 0 where
+    /// the database holds the rule's tables (a position is then shown with
+    /// its standing under the rule), else none (plain values).
+    pub fn counter_or_start(&self, asked: Option<u16>) -> Option<u16> {
+        asked.or(self.move_limit().map(|_| 0))
+    }
+
     /// Every legal move of `pos` with the value it leads to, best first, from
     /// the tables ([`QueryError::PlacementPhase`] where a placement sector is
     /// missing).
@@ -112,12 +166,11 @@ impl Database {
     /// position whose sectors the database lacks is solved by search
     /// ([`OpeningSearch`], exact plies) instead, and the answer says so.
     pub fn answer(&self, pos: &Position) -> Result<Answer, QueryError> {
-        match self.answer_from_tables(pos) {
-            Err(QueryError::PlacementPhase(_)) => {
-                OpeningSearch::new(self, Precision::ExactPlies).answer(pos)
-            }
-            a => a,
-        }
+        let ask = Ask {
+            counter: None,
+            search: true,
+        };
+        self.answer_to(pos, ask)
     }
 
     /// The value of `pos` and of all its moves, from the tables only.

@@ -179,9 +179,11 @@ pub struct Database {
     ix: Indexer,
     /// The game's tables, by [`table_slot`]: read without a lock.
     tables: Box<[Slot]>,
-    /// The tables of the no-removal rule of each move limit present when the
-    /// database was opened, by [`table_slot`].
+    /// The tables of the no-removal rule of the move limit chosen on
+    /// opening, by [`table_slot`].
     rule_tables: Vec<(u16, Box<[Slot]>)>,
+    /// That move limit.
+    move_limit: Option<u16>,
     /// Every file opened, kept until the database is dropped, so that a
     /// reference to one stays good while a slot moves on to a newer file.
     #[allow(clippy::vec_box)] // boxed: each stays where it is as the list grows
@@ -204,14 +206,29 @@ impl Database {
     /// The tables of the no-removal rule are those of the move limits present
     /// now: a limit whose tables a later `generate` adds needs the database
     /// opened again.
+    ///
+    /// A database that holds the rule's tables for several move limits is
+    /// refused, naming them: [`Database::open_with_move_limit`] chooses one.
     pub fn open(dir: &Path) -> Result<Database, QueryError> {
+        Database::open_with_move_limit(dir, None)
+    }
+
+    /// [`Database::open`], answering under the no-removal rule with the move
+    /// limit `move_limit` (its tables must be there); `None`: the one limit
+    /// whose tables the database holds, if any.
+    pub fn open_with_move_limit(
+        dir: &Path,
+        move_limit: Option<u16>,
+    ) -> Result<Database, QueryError> {
         let dir = DbDir::open(dir)?;
+        let move_limit = dir.move_limit(move_limit)?;
         Ok(Database {
             ix: Indexer::new(),
             tables: (0..TABLE_SLOTS).map(|_| Slot::default()).collect(),
-            rule_tables: (dir.move_limits().into_iter())
+            rule_tables: (move_limit.into_iter())
                 .map(|limit| (limit, (0..TABLE_SLOTS).map(|_| Slot::default()).collect()))
                 .collect(),
+            move_limit,
             opened: Mutex::new(Vec::new()),
             cache: Mutex::new(block_cache(CACHE_BLOCKS)),
             next_id: AtomicU32::new(0),
@@ -351,7 +368,7 @@ impl Database {
         let mut tables: Vec<(Kind, Subspace)> = vec![];
         for sub in self.dir.present() {
             tables.push((Kind::Game, sub));
-            for limit in self.dir.move_limits() {
+            if let Some(limit) = self.move_limit {
                 if self.path_of(Kind::Rule(limit), sub).is_file() {
                     tables.push((Kind::Rule(limit), sub));
                 }
@@ -589,10 +606,10 @@ impl Database {
         Ok(cells)
     }
 
-    /// The move limit of the no-removal rule whose tables the database holds
-    /// (the smallest, if it holds several), or `None`.
+    /// The move limit of the no-removal rule whose tables answer (chosen
+    /// when the database was opened), or `None`.
     pub fn move_limit(&self) -> Option<u16> {
-        self.dir.move_limits().first().copied()
+        self.move_limit
     }
 
     /// The distance-table value of `pos` under the no-removal rule with

@@ -101,7 +101,12 @@ pub fn run(a: ArenaArgs, out: &mut impl Write) -> Result<(), Failure> {
         }
     }
     let db = match &a.db {
-        Some(dir) => Some(Arc::new(Database::open(dir)?)),
+        Some(dir) => {
+            // the rule's tables of the games' move limit, where the database has them
+            let held = millbase::storage::dir::DbDir::open(dir)?.move_limits();
+            let limit = held.contains(&a.move_limit).then_some(a.move_limit);
+            Some(Arc::new(Database::open_with_move_limit(dir, limit)?))
+        }
         None => None,
     };
     if db.is_some() && a.variant.no_flying {

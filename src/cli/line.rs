@@ -1,10 +1,10 @@
 //! `millbase line`: the perfect-play line to the end of the game.
 
 use super::text::outcome;
-use super::{DbArgs, Failure, PositionArgs, write_json};
+use super::{DbArgs, Failure, LimitArgs, PositionArgs, write_json};
 use clap::Args;
-use millbase::answer::policy::RuleValue;
-use millbase::answer::query::{Database, QueryError};
+use millbase::answer::policy::{Ask, RuleValue};
+use millbase::answer::query::QueryError;
 use millbase::rules::moves;
 use millbase::solve::value::Value;
 use std::io::Write;
@@ -13,6 +13,8 @@ use std::io::Write;
 pub struct LineArgs {
     #[command(flatten)]
     db: DbArgs,
+    #[command(flatten)]
+    limit: LimitArgs,
     #[command(flatten)]
     position: PositionArgs,
     /// From a drawn position, stop after this many moves.
@@ -32,17 +34,18 @@ pub struct LineArgs {
 
 pub fn run(a: LineArgs, out: &mut impl Write) -> Result<(), Failure> {
     let start = a.position.start(false)?;
-    let database = Database::open(&a.db.db)?;
+    let database = a.limit.open(&a.db.db)?;
     let pos = a.position.play(start, database.variant())?;
-    let line = match a.counter {
-        Some(c) => database
-            .line_at(&pos, c, a.max_plies)
-            .map_err(|e| match e {
-                QueryError::Counter(m) => Failure::input(m),
-                e => e.into(),
-            })?,
-        None => database.line(&pos, a.max_plies)?,
+    let ask = Ask {
+        counter: a.counter,
+        search: true,
     };
+    let line = database
+        .line_to(&pos, ask, a.max_plies)
+        .map_err(|e| match e {
+            QueryError::Counter(m) => Failure::input(m),
+            e => e.into(),
+        })?;
     if a.json {
         return write_json(out, &line);
     }

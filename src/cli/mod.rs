@@ -20,7 +20,7 @@ mod verify;
 
 use clap::{Args, Parser, Subcommand};
 use millbase::Variant;
-use millbase::answer::query::QueryError;
+use millbase::answer::query::{Database, QueryError};
 use millbase::rules::position::Position;
 use millbase::storage::StorageError;
 use millbase::storage::dir::DbError;
@@ -127,6 +127,22 @@ impl RuleArgs {
         Variant {
             flying: !self.no_flying,
         }
+    }
+}
+
+/// `--rule-limit L`, for the commands that answer from a database.
+#[derive(Args, Clone, Copy)]
+struct LimitArgs {
+    /// Answer under the no-removal rule with move limit L, where the database
+    /// holds that rule's tables for several limits (default: the one it holds).
+    #[arg(long, value_name = "L")]
+    rule_limit: Option<u16>,
+}
+
+impl LimitArgs {
+    /// The database in `dir`, answering under the chosen move limit.
+    fn open(self, dir: &std::path::Path) -> Result<Database, Failure> {
+        Ok(Database::open_with_move_limit(dir, self.rule_limit)?)
     }
 }
 

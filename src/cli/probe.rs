@@ -1,8 +1,7 @@
 //! `millbase probe`: answers for positions read from standard input.
 
-use super::{DbArgs, Failure, write_json};
+use super::{DbArgs, Failure, LimitArgs, write_json};
 use clap::Args;
-use millbase::answer::query::Database;
 use serde::Serialize;
 use std::io::{BufRead, Write};
 
@@ -10,6 +9,8 @@ use std::io::{BufRead, Write};
 pub struct ProbeArgs {
     #[command(flatten)]
     db: DbArgs,
+    #[command(flatten)]
+    limit: LimitArgs,
 }
 
 /// The answer line of an input that could not be answered.
@@ -20,7 +21,7 @@ struct ProbeError {
 }
 
 pub fn run(a: ProbeArgs, out: &mut impl Write) -> Result<(), Failure> {
-    let database = Database::open(&a.db.db)?;
+    let database = a.limit.open(&a.db.db)?;
     // every line gets one answer line: bytes that are not UTF-8 and blank
     // lines get an error line, and the stream goes on
     for bytes in std::io::stdin().lock().split(b'\n') {

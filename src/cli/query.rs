@@ -3,10 +3,10 @@
 
 use super::progress::with_spinner;
 use super::text::{board, outcome};
-use super::{DbArgs, Failure, PositionArgs, write_json};
+use super::{DbArgs, Failure, LimitArgs, PositionArgs, write_json};
 use clap::Args;
 use millbase::answer::opening::{OpeningSearch, Precision};
-use millbase::answer::policy::{Answer, EvaluatedMove};
+use millbase::answer::policy::{Answer, Ask, EvaluatedMove};
 use millbase::answer::query::{Database, QueryError};
 use millbase::index::Subspace;
 use millbase::rules::moves;
@@ -19,6 +19,8 @@ use std::io::Write;
 pub struct QueryArgs {
     #[command(flatten)]
     db: DbArgs,
+    #[command(flatten)]
+    limit: LimitArgs,
     #[command(flatten)]
     position: PositionArgs,
     /// One JSON object: {"position", "value", "plies", "source", "moves": [{"move", "position", "value", "plies"}]};
@@ -51,12 +53,12 @@ pub fn answer(
     counter: Option<u16>,
     quiet: bool,
 ) -> Result<Answer, Failure> {
-    let tables = match (counter, db.move_limit()) {
-        (Some(c), _) => db.answer_at(pos, c),
-        (None, Some(_)) => db.answer_at(pos, 0),
-        (None, None) => db.answer_from_tables(pos),
+    let ask = Ask {
+        counter: db.counter_or_start(counter),
+        search: false,
     };
-    match tables {
+    // the search, where a placement sector is missing, with a spinner
+    match db.answer_to(pos, ask) {
         Err(QueryError::Counter(m)) => return Err(Failure::input(m)),
         Err(QueryError::PlacementPhase(_)) => {}
         a => return Ok(a?),
@@ -136,7 +138,7 @@ fn write_moves(out: &mut impl Write, answer: &Answer) -> std::io::Result<()> {
 
 pub fn run(a: QueryArgs, out: &mut impl Write) -> Result<(), Failure> {
     let start = a.position.start(!a.json && !a.best)?;
-    let database = Database::open(&a.db.db)?;
+    let database = a.limit.open(&a.db.db)?;
     let variant = database.variant();
     let pos = a.position.play(start, variant)?;
     if a.json || a.best {

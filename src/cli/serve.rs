@@ -1,8 +1,7 @@
 //! `millbase serve`: the web explorer and its JSON API on one database.
 
-use super::{DbArgs, Failure};
+use super::{DbArgs, Failure, LimitArgs};
 use clap::Args;
-use millbase::answer::query::Database;
 use millbase::server::listen;
 use std::io::Write;
 use std::time::Duration;
@@ -11,6 +10,8 @@ use std::time::Duration;
 pub struct ServeArgs {
     #[command(flatten)]
     db: DbArgs,
+    #[command(flatten)]
+    limit: LimitArgs,
     /// Address to listen on (loopback by default; 0.0.0.0:PORT serves other
     /// machines too; port 0 picks a free port).
     #[arg(long, value_name = "HOST:PORT", default_value = "127.0.0.1:8080")]
@@ -36,7 +37,7 @@ pub fn run(a: ServeArgs, out: &mut impl Write) -> Result<(), Failure> {
     if a.max_connections == 0 {
         return Err(Failure::input("--max-connections 0: give at least 1"));
     }
-    let db = Database::open(&a.db.db)?;
+    let db = a.limit.open(&a.db.db)?;
     // the connection cap, not the file limit, bounds the connections
     let files = listen::raise_open_file_limit();
     let limits = listen::Limits {

@@ -2,7 +2,7 @@
 //! initial one by default), read from the tables or found by search.
 
 use super::progress::with_spinner;
-use super::{DbArgs, Failure, parse_position, write_json};
+use super::{DbArgs, Failure, LimitArgs, parse_position, write_json};
 use clap::Args;
 use millbase::answer::opening::{OpeningSearch, Precision};
 use millbase::answer::policy::Source;
@@ -19,6 +19,8 @@ use std::time::Instant;
 pub struct SolveOpeningArgs {
     #[command(flatten)]
     db: DbArgs,
+    #[command(flatten)]
+    limit: LimitArgs,
     /// The position to solve.
     #[arg(
         long,
@@ -60,7 +62,7 @@ pub struct SolveOpeningArgs {
 
 pub fn run(a: SolveOpeningArgs, out: &mut impl Write) -> Result<(), Failure> {
     let pos = parse_position(&a.position)?;
-    let database = Database::open(&a.db.db)?;
+    let database = a.limit.open(&a.db.db)?;
     let precision = if a.exact {
         Precision::ExactPlies
     } else {

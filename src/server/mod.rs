@@ -22,7 +22,7 @@
 
 pub mod listen;
 
-use crate::answer::policy::{Answer, Line};
+use crate::answer::policy::{Answer, Ask, Line};
 use crate::answer::query::{Database, QueryError};
 use crate::answer::records::{self, SectorReport};
 use crate::answer::report::StatsRow;
@@ -260,12 +260,11 @@ async fn query(
     let p = params(q)?;
     let (pos, counter) = (p.position()?, p.counter()?);
     let answer = blocking(&shared, move |s| {
-        // under the no-removal rule where the database has its tables
-        Ok(match (counter, s.db.move_limit()) {
-            (Some(c), _) => s.db.answer_at(&pos, c)?,
-            (None, Some(_)) => s.db.answer_at(&pos, 0)?,
-            (None, None) => s.db.answer_from_tables(&pos)?,
-        })
+        let ask = Ask {
+            counter: s.db.counter_or_start(counter),
+            search: false,
+        };
+        Ok(s.db.answer_to(&pos, ask)?)
     })
     .await?;
     Ok(Json(answer))
@@ -290,7 +289,10 @@ async fn mainline(
                 ))
             })?,
     };
-    let line = blocking(&shared, move |s| Ok(s.db.line_from_tables(&pos, max)?)).await?;
+    let line = blocking(&shared, move |s| {
+        Ok(s.db.line_to(&pos, Ask::default(), max)?)
+    })
+    .await?;
     Ok(Json(line))
 }
 

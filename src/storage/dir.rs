@@ -333,7 +333,7 @@ impl DbDir {
                 path: self.path.clone(),
                 reason: format!(
                     "holds tables of the no-removal rule for the move limits {limits:?}: \
-                     name one with --move-limit"
+                     choose one with --rule-limit L"
                 ),
             }),
         }

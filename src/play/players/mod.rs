@@ -15,7 +15,7 @@
 pub mod arena;
 pub mod search;
 
-use crate::answer::policy::{Answer, EvaluatedMove, Outcome, outcome_for_mover, preference};
+use crate::answer::policy::{Answer, Ask, EvaluatedMove, Outcome, outcome_for_mover, preference};
 use crate::answer::query::{Database, QueryError};
 use crate::play::game::Game;
 use crate::rules::moves::{self, Move};
@@ -217,11 +217,12 @@ fn answer_at(
     counter: u16,
     move_limit: u16,
 ) -> Result<Answer, QueryError> {
-    if db.move_limit() == Some(move_limit) && counter < move_limit {
-        db.answer_at(pos, counter)
-    } else {
-        db.answer(pos)
-    }
+    let rule = db.move_limit() == Some(move_limit) && counter < move_limit;
+    let ask = Ask {
+        counter: rule.then_some(counter),
+        search: true,
+    };
+    db.answer_to(pos, ask)
 }
 
 /// [`answer_for`] of a game that is not over, with at least one move;
