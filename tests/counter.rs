@@ -31,24 +31,26 @@ type Sector = (u64, u64, u64, u64);
 
 /// Checks `Database::line_at` from `pos` at `counter` (`line --counter`)
 /// against the brute force's `outcome` there and the naive rules: every move
-/// legal, the counter counting on (0 after a removal), and the line as long
-/// as its outcome says: a win or loss runs to the end of the game within the
-/// distance the start shows, never reaching the limit; a draw stops at the
-/// limit or the plies asked for, the game not over.
+/// legal, the counter counting on (0 after a removal), and the line as its
+/// outcome says: a win or loss runs to the end of the game, won by the side
+/// it says, never reaching the limit, its first removal (or its end) at the
+/// distance the start shows; a draw stops at the limit or the plies asked
+/// for, the game not over.
 fn check_line(
     db: &millbase::answer::query::Database,
     pos: &millbase::Position,
     counter: u16,
     limit: u16,
     variant: Variant,
-    outcome: u8,
+    outcome: brute::Outcome,
 ) {
     const MAX_DRAW_PLIES: usize = 30;
     let line = db.line_at(pos, counter, MAX_DRAW_PLIES).unwrap();
     let start = line.rule.unwrap();
     assert_eq!(start.counter, counter);
     let (mut p, mut c) = (*pos, counter);
-    for step in &line.steps {
+    let mut first_removal = None;
+    for (k, step) in line.steps.iter().enumerate() {
         assert_eq!(
             step.rule.unwrap().counter,
             c,
@@ -61,7 +63,14 @@ fn check_line(
         let Some((removal, q)) = next else {
             panic!("{pos} at {counter}: {} from {p} is not legal", step.mv);
         };
+        if removal && first_removal.is_none() {
+            first_removal = Some(k as u16 + 1);
+        }
         c = if removal { 0 } else { c + 1 };
+        assert!(
+            c < limit || k + 1 == line.steps.len(),
+            "{pos} at {counter}: past the limit"
+        );
         p = q;
     }
     let n = naive::Naive::from_position(&p, variant.flying);
@@ -73,7 +82,16 @@ fn check_line(
                 over,
                 "{pos} at {counter}: a decided line ends with the game"
             );
-            assert_eq!(Some(plies), start.dtc, "{pos} at {counter}");
+            assert!(
+                c < limit,
+                "{pos} at {counter}: a decided line ends before the limit"
+            );
+            // its distance is the plies to the first removal, or to the end
+            assert_eq!(
+                first_removal.or(Some(plies)),
+                start.dtc,
+                "{pos} at {counter}"
+            );
             // the side to move at the end has lost: the winner moved last
             assert_eq!(plies % 2 == 1, outcome == WON, "{pos} at {counter}");
         }

@@ -368,10 +368,10 @@ impl Database {
         let mut tables: Vec<(Kind, Subspace)> = vec![];
         for sub in self.dir.present() {
             tables.push((Kind::Game, sub));
-            if let Some(limit) = self.move_limit {
-                if self.path_of(Kind::Rule(limit), sub).is_file() {
-                    tables.push((Kind::Rule(limit), sub));
-                }
+            if let Some(limit) = self.move_limit
+                && self.path_of(Kind::Rule(limit), sub).is_file()
+            {
+                tables.push((Kind::Rule(limit), sub));
             }
         }
         for (kind, sub) in tables {
