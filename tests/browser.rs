@@ -149,6 +149,18 @@ fn api_moves(url: &str, position: &str) -> Vec<String> {
         .collect()
 }
 
+/// The positions after the moves of `pos` that keep its value (win, draw or
+/// loss, by the database in `db`): what a best move may lead to.
+fn best_positions(db: &std::path::Path, pos: &str) -> Vec<String> {
+    let db = millbase::answer::query::Database::open(db).unwrap();
+    let a = db.answer_from_tables(&pos.parse().unwrap()).unwrap();
+    let best = a.moves[0].value.name();
+    (a.moves.iter())
+        .filter(|m| m.value.name() == best)
+        .map(|m| m.position.to_string())
+        .collect()
+}
+
 async fn set_field(c: &Client, id: &str, value: &str) {
     let e = c.find(Locator::Id(id)).await.unwrap();
     e.clear().await.unwrap();
@@ -228,6 +240,11 @@ async fn the_explorer_in_a_real_browser() {
     })
     .await;
     assert!(best.ends_with(" w 3 3"), "{best}");
+    let allowed = best_positions(&db, after);
+    assert!(
+        allowed.contains(&best),
+        "{best} is not a best move of {after}: {allowed:?}"
+    );
 
     // the main line: each step opens its position
     click_id(&c, "mainline-button").await;
@@ -249,6 +266,13 @@ async fn the_explorer_in_a_real_browser() {
     })
     .await;
     assert!(answered.ends_with(" w 2 2"), "{answered}");
+    let played: millbase::Position = before.parse().unwrap();
+    let mid = millbase::rules::moves::apply(&played, first.parse().unwrap()).to_string();
+    let allowed = best_positions(&db, &mid);
+    assert!(
+        allowed.contains(&answered),
+        "{answered} is not a best answer to {mid}: {allowed:?}"
+    );
     click_id(&c, "versus").await;
 
     // the editor: a position set on the board round-trips through the URL

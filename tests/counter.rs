@@ -21,6 +21,8 @@ use millbase::solve::counter::Category;
 use millbase::solve::known::Kind;
 use millbase::solve::value::Value;
 use millbase::storage::Speed;
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
 use std::collections::HashMap;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
@@ -654,13 +656,8 @@ fn self_play(
 fn perfect_player(db: &millbase::answer::query::Database, limit: u16) {
     use millbase::rules::position::Position;
     let variant = db.variant();
-    let mut seed = 0x9E37_79B9_7F4A_7C15u64 ^ u64::from(variant.flying);
-    let mut next = move |n: usize| {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        (seed % n as u64) as usize
-    };
+    let mut rng = StdRng::seed_from_u64(u64::from(variant.flying));
+    let mut next = move |n: usize| rng.random_range(0..n);
     let start: Position = "........................ w 4 4".parse().unwrap();
     let (mut wins, mut cursed, mut games) = (0, 0, 0);
     while wins < 1_000 || cursed < 100 {

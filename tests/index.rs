@@ -6,6 +6,8 @@ mod common;
 use millbase::index::{Indexer, Subspace};
 use millbase::rules::geometry::{ALL, Bits, POINTS, SYMMETRIES, transform};
 use millbase::rules::position::Position;
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
 use rayon::prelude::*;
 
 /// Checks every index of `sub`: canonical slots round-trip and every symmetric
@@ -41,17 +43,9 @@ fn check_exhaustive(ix: &Indexer, sub: Subspace) -> u64 {
         .sum()
 }
 
-/// The next number of the xorshift sequence in `x`.
-fn xorshift(x: &mut u64) -> u64 {
-    *x ^= *x << 13;
-    *x ^= *x >> 7;
-    *x ^= *x << 17;
-    *x
-}
-
 /// Random position with `w` mover and `b` opponent stones.
-fn random_position(x: &mut u64, w: u32, b: u32) -> (Bits, Bits) {
-    let mut next = || (xorshift(x) % POINTS as u64) as u32;
+fn random_position(rng: &mut StdRng, w: u32, b: u32) -> (Bits, Bits) {
+    let mut next = || rng.random_range(0..POINTS as u32);
     let (mut m, mut o) = (0u32, 0u32);
     while m.count_ones() < w {
         m |= 1 << next();
@@ -171,7 +165,7 @@ fn slot_walk_decodes_as_slot() {
         sector(1, 0, 8),
         sector(2, 6, 3),
     ];
-    let mut x = 0x9e37_79b9_7f4a_7c15u64;
+    let mut rng = StdRng::seed_from_u64(0x9e37_79b9_7f4a_7c15);
     for sub in small.into_iter().chain([Subspace::movement(7, 6)]) {
         let size = ix.index_size(sub);
         // stretches of 1 to 300 slots: all of a small subspace, 300 random ones of a large one
@@ -187,9 +181,8 @@ fn slot_walk_decodes_as_slot() {
         } else {
             (0..300)
                 .map(|_| {
-                    let x = xorshift(&mut x);
-                    let start = x % size;
-                    (start, (start + 1 + x % 300).min(size))
+                    let start = rng.random_range(0..size);
+                    (start, (start + 1 + rng.random_range(0..300)).min(size))
                 })
                 .collect()
         };
@@ -219,10 +212,10 @@ fn randomized_large_subspaces_every_symmetry() {
         .collect();
     let per_subspace = 3_000_000 / subs.len() as u64;
     subs.par_iter().enumerate().for_each(|(k, &sub)| {
-        let mut x = 0x9E37_79B9_7F4A_7C15u64 ^ (k as u64 + 1).wrapping_mul(0x2545_F491_4F6C_DD1D);
+        let mut rng = StdRng::seed_from_u64(k as u64 + 1);
         let size = ix.index_size(sub);
         for _ in 0..per_subspace {
-            let (m, o) = random_position(&mut x, sub.mover as u32, sub.opponent as u32);
+            let (m, o) = random_position(&mut rng, sub.mover as u32, sub.opponent as u32);
             let r = ix.rank(m, o);
             assert!(r < size);
             for s in 1..16 {

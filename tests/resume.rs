@@ -161,12 +161,17 @@ fn a_run_killed_in_the_middle_of_a_pair_resumes_to_the_same_bytes() {
     ]);
     // kill it as soon as 4-4 is written: it is then inside the 5-3/3-5 pair
     let marker = d.path().join(file_name(Subspace::movement(4, 4)));
-    for _ in 0..6000 {
+    for _ in 0..12000 {
         if marker.exists() {
             break;
         }
         std::thread::sleep(std::time::Duration::from_millis(5));
     }
+    assert!(marker.exists(), "4-4 was never written");
+    assert!(
+        child.try_wait().unwrap().is_none(),
+        "the run finished before it was killed"
+    );
     child.kill().unwrap();
     child.wait().unwrap();
     let before = files(d.path()).len();

@@ -6,6 +6,8 @@ use millbase::Variant;
 use millbase::rules::moves;
 use millbase::rules::position::Position;
 use naive::Naive;
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
 
 fn engine_children(s: &str, flying: bool) -> Vec<(String, String)> {
     let pos: Position = s.parse().unwrap();
@@ -25,18 +27,6 @@ fn naive_children(s: &str, flying: bool) -> Vec<(String, String)> {
         .collect();
     v.sort();
     v
-}
-
-/// A small xorshift generator, so the walks are reproducible.
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 % n as u64) as usize
-    }
 }
 
 #[test]
@@ -98,7 +88,7 @@ fn perft_movement_positions_with_and_without_flying() {
 
 #[test]
 fn random_games_agree_move_by_move() {
-    let mut rng = Rng(0x2545F4914F6CDD1D);
+    let mut rng = StdRng::seed_from_u64(0x2545F4914F6CDD1D);
     for game in 0..3000 {
         let flying = game % 2 == 0;
         let mut s = Position::initial().to_string();
@@ -115,7 +105,7 @@ fn random_games_agree_move_by_move() {
             if e.is_empty() {
                 break;
             }
-            let (_, next) = &e[rng.below(e.len())];
+            let (_, next) = &e[rng.random_range(0..e.len())];
             match next.parse::<Position>() {
                 Ok(_) => s = next.clone(),
                 // the game ended: the side to move fell below 3 stones

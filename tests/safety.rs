@@ -203,13 +203,20 @@ fn a_killed_writer_leaves_no_stale_lock() {
         "5",
         "--quiet",
     ]);
-    // wait until it holds the lock, then kill it
-    for _ in 0..200 {
-        if std::fs::read_to_string(p.join(LOCK)).is_ok_and(|t| !t.is_empty()) {
-            break;
+    // wait until it holds the lock, then kill it while it works
+    let held = (0..3000).any(|_| {
+        let pid = std::fs::read_to_string(p.join(LOCK)).unwrap_or_default();
+        let held = pid.trim() == child.id().to_string();
+        if !held {
+            std::thread::sleep(std::time::Duration::from_millis(10));
         }
-        std::thread::sleep(std::time::Duration::from_millis(10));
-    }
+        held
+    });
+    assert!(held, "the writer never took the lock");
+    assert!(
+        child.try_wait().unwrap().is_none(),
+        "the writer finished before it was killed"
+    );
     child.kill().unwrap();
     child.wait().unwrap();
     let o = generate(p, &["--max-stones", "4"]);

@@ -17,6 +17,8 @@ use millbase::rules::position::Position;
 use millbase::solve::value::Value;
 use millbase::storage::dir::{DbError, file_name};
 use millbase::storage::{StorageError, Table};
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
 use std::path::Path;
 
 /// Generates the 3-3 subspace into `dir`.
@@ -290,17 +292,15 @@ fn rerun_redoes_a_corrupt_file_and_keeps_good_ones() {
 
 #[test]
 fn garbage_position_strings_are_clean_errors() {
-    let mut x = 0x1234_5678_9ABC_DEF1u64;
+    let mut rng = StdRng::seed_from_u64(0x1234_5678_9ABC_DEF1);
     let alphabet: Vec<char> = "WB.wb0123456789 xé\t-".chars().collect();
     for _ in 0..200_000 {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
+        let x: u64 = rng.random();
         let len = (x % 40) as usize;
         let s: String = (0..len)
             .map(|i| alphabet[((x >> (i % 50)) as usize + i * 7) % alphabet.len()])
             .collect();
-        let _ = s.parse::<Position>();
+        parses_or_says_why(&s);
         // mutate a valid string in one place
         let mut v: Vec<char> = "WWW.BBB.........B....... w 0 0".chars().collect();
         let k = (x as usize / 7) % v.len();
@@ -382,4 +382,17 @@ fn solve_opening_on_a_damaged_file_is_a_clean_error() {
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(1), "{err}");
     assert!(err.contains("3-3-0-0.mdb"), "{err}");
+}
+
+/// `s` parses to a position that prints back to a string parsing to the same
+/// position, with `s`'s board; or it is refused with a message.
+fn parses_or_says_why(s: &str) {
+    match s.parse::<Position>() {
+        Ok(p) => {
+            let shown = p.to_string();
+            assert_eq!(shown.parse::<Position>().unwrap(), p, "{s:?}");
+            assert_eq!(s.trim().get(..24), Some(&shown[..24]), "{s:?}");
+        }
+        Err(e) => assert!(!e.to_string().trim().is_empty(), "{s:?}"),
+    }
 }

@@ -27,7 +27,7 @@
 use crate::index::{Index, Indexer, RecentContexts, Subspace};
 use crate::rules::moves;
 use crate::rules::position::Position;
-use crate::rules::variant::Variant;
+use crate::rules::variant::{STONES_PER_SIDE, Variant};
 use crate::solve::children::distance_from_children;
 use crate::solve::counter;
 use crate::solve::known::{Kind, prefetch};
@@ -103,14 +103,17 @@ pub const CACHE_BLOCKS: usize = 16384;
 /// the cache) to see whether it was replaced or changed under the reader.
 const RECHECK: Duration = Duration::from_millis(250);
 
-/// Slots for the game's tables: one per subspace of at most 9 stones on the
-/// board and 9 in hand a side.
-const TABLE_SLOTS: usize = 10_000;
+/// Slots for the game's tables: one per subspace of at most
+/// [`STONES_PER_SIDE`] stones on the board and as many in hand a side.
+const TABLE_SLOTS: usize = (STONES_PER_SIDE as usize + 1).pow(4);
 
-/// The slot of `sub`'s table among [`TABLE_SLOTS`]; `None` beyond 9 stones.
+/// The slot of `sub`'s table among [`TABLE_SLOTS`]; `None` beyond
+/// [`STONES_PER_SIDE`] stones.
 fn table_slot(sub: Subspace) -> Option<usize> {
     let fields = [sub.mover, sub.opponent, sub.mover_hand, sub.opponent_hand];
-    (fields.iter().all(|&f| f <= 9)).then(|| fields.iter().fold(0, |k, &f| 10 * k + f as usize))
+    let base = STONES_PER_SIDE as usize + 1;
+    (fields.iter().all(|&f| f <= STONES_PER_SIDE))
+        .then(|| fields.iter().fold(0, |k, &f| base * k + f as usize))
 }
 
 /// Decoded blocks by (the id of the opened file, block), evicted by

@@ -18,10 +18,10 @@
 //! no-removal rule ([`Layer`]): only the values the removals lead to differ.
 
 use crate::index::{Index, Indexer, Subspace};
-use crate::rules::geometry::{ALL, Bits, NEIGHBOURS, POINTS, in_mill, points};
+use crate::rules::geometry::{ALL, Bits, NEIGHBOURS, POINTS, SYMMETRY_COUNT, in_mill, points};
 use crate::rules::moves::{self, Move};
 use crate::rules::position::Position;
-use crate::rules::variant::Variant;
+use crate::rules::variant::{FLYING_STONES, Variant};
 use crate::solve::counter;
 use crate::solve::known::{Kind, Known, SolveError, prefetch};
 use crate::solve::value::{Cell, Counts, MAX_PLIES, Value};
@@ -439,7 +439,7 @@ impl Pair<'_> {
     /// need no sorting out.
     fn predecessors(&self, mover: Bits, opponent: Bits, asymmetric: bool, preds: &mut Vec<Index>) {
         let empty = ALL & !(mover | opponent);
-        let fly = self.variant.flying && opponent.count_ones() == 3;
+        let fly = self.variant.flying && opponent.count_ones() == u32::from(FLYING_STONES);
         preds.clear();
         for y in points(opponent) {
             if in_mill(opponent, y) {
@@ -499,7 +499,7 @@ impl Pair<'_> {
     fn max_predecessors(&self, sub: Subspace) -> usize {
         let opponent = sub.opponent as usize;
         let empty = POINTS - sub.mover as usize - opponent;
-        let from = if self.variant.flying && opponent == 3 {
+        let from = if self.variant.flying && opponent == usize::from(FLYING_STONES) {
             empty
         } else {
             NEIGHBOURS
@@ -725,7 +725,7 @@ pub fn count_values(ix: &Indexer, sub: Subspace, cells: &[Cell]) -> Counts {
             for (j, cell) in chunk.iter().enumerate() {
                 if let Some(v) = cell.value() {
                     let images = if free {
-                        16
+                        SYMMETRY_COUNT as u32
                     } else {
                         let (m, o) = ix.sets(sub, (orbit * block + j) as Index);
                         ix.images(m, o)
