@@ -381,3 +381,59 @@ fn flying_checksums() {
 fn no_flying_checksums() {
     check_checksums(Variant::NoFlying);
 }
+
+/// The rows of `data/results/FILE` (tab-separated, one header line) by the
+/// named column's values, as (sector key, column -> value).
+fn result_rows(file: &str) -> Vec<(Key, HashMap<String, String>)> {
+    let path = format!("{}/data/results/{file}", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).expect("a results file");
+    let mut rows = text.lines();
+    let header: Vec<String> = rows.next().unwrap().split('\t').map(String::from).collect();
+    rows.map(|l| {
+        let cells: Vec<String> = l.split('\t').map(String::from).collect();
+        assert_eq!(cells.len(), header.len(), "{file}: {l}");
+        let name = &cells[0];
+        let sub: Subspace = name.parse().unwrap_or_else(|_| panic!("{file}: {name}"));
+        (key(sub), header.iter().cloned().zip(cells).collect())
+    })
+    .collect()
+}
+
+/// The per-subspace and per-sector tables of docs/RESULTS.md
+/// (`data/results/`) hold the reference counts, every row and every table.
+#[test]
+fn the_results_tables_hold_the_reference_counts() {
+    let n = |v: &Json, k: &str| v[k].as_u64().unwrap().to_string();
+    for (file, stats, rows_wanted) in [
+        ("movement-flying.tsv", "stats-flying.jsonl", 49),
+        ("movement-no-flying.tsv", "stats-no-flying.jsonl", 49),
+        ("placement-flying.tsv", "stats-flying.jsonl", 497),
+    ] {
+        let reference = reference(stats);
+        let rows = result_rows(file);
+        assert_eq!(rows.len(), rows_wanted, "{file}");
+        for (key, row) in rows {
+            let want = &reference[&key];
+            for field in ["classes", "wins", "draws", "losses"] {
+                assert_eq!(row[field], n(want, field), "{file} {key:?} {field}");
+            }
+        }
+    }
+    let rule = reference("rule-100-flying.jsonl");
+    for (file, rows_wanted) in [
+        ("rule-movement-flying.tsv", 49),
+        ("rule-placement-flying.tsv", 497),
+    ] {
+        let rows = result_rows(file);
+        assert_eq!(rows.len(), rows_wanted, "{file}");
+        for (key, row) in rows {
+            let want = &rule[&key];
+            assert_eq!(row["cursed wins"], n(want, "cursed_wins"), "{file} {key:?}");
+            assert_eq!(
+                row["blessed losses"],
+                n(want, "blessed_losses"),
+                "{file} {key:?}"
+            );
+        }
+    }
+}
