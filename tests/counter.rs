@@ -303,48 +303,25 @@ fn distance_tables_round_trip_through_files() {
         assert!(t.read_along(&game[sub]).unwrap() == *cells, "{sub}");
         // it decodes along the game's table only
         assert!(t.read_all().is_err());
-        // a work file, compressed faster, holds the same distances
-        let work = dir.path().join("work.mdb");
-        millbase::storage::write_table(
-            &work,
-            variant,
-            *sub,
-            (tables.0, Some(tables.1)),
-            counts,
-            Encoding::DistanceCode,
-            Speed::Fast,
-        )
-        .unwrap();
-        let t = Table::open(&work, variant, *sub).unwrap();
-        assert_eq!(t.header.encoding, CODED);
-        assert!(t.read_along(&game[sub]).unwrap() == *cells, "{sub}");
-        // and the earlier layouts, with their own win/draw/loss or with
-        // uncoded distances, read the same
-        let old = dir.path().join("old.mdb");
-        storage::write_table(
-            &old,
-            variant,
-            *sub,
-            (cells, None),
-            counts,
-            Encoding::WdlDistance,
-            Speed::Small,
-        )
-        .unwrap();
-        let t = Table::open(&old, variant, *sub).unwrap();
-        assert!(t.read_along(&game[sub]).unwrap() == *cells, "{sub}");
-        millbase::storage::write_table(
-            &old,
-            variant,
-            *sub,
-            (tables.0, Some(tables.1)),
-            counts,
-            Encoding::Distance,
-            Speed::Small,
-        )
-        .unwrap();
-        let t = Table::open(&old, variant, *sub).unwrap();
-        assert!(t.read_along(&game[sub]).unwrap() == *cells, "{sub}");
+        // a work file, compressed faster, holds the same distances, and the
+        // earlier layouts, with their own win/draw/loss or with uncoded
+        // distances, read the same
+        let along = Some(tables.1);
+        for (name, with, encoding, speed) in [
+            ("work.mdb", along, Encoding::DistanceCode, Speed::Fast),
+            ("old.mdb", None, Encoding::WdlDistance, Speed::Small),
+            ("old.mdb", along, Encoding::Distance, Speed::Small),
+        ] {
+            let path = dir.path().join(name);
+            let at = (&path, variant, *sub);
+            storage::write_table(at.0, at.1, at.2, (cells, with), counts, encoding, speed).unwrap();
+            let t = Table::open(&path, variant, *sub).unwrap();
+            assert_eq!(t.header.encoding, encoding, "{sub}");
+            assert!(
+                t.read_along(&game[sub]).unwrap() == *cells,
+                "{sub} {encoding:?}"
+            );
+        }
     }
     // a loser whose every move removes a stone, each into a position the
     // opponent wins, converts at once (a loss at distance 1, a win at 2

@@ -394,18 +394,12 @@ impl DbDir {
         game: Option<&[Cell]>,
         counts: Counts,
     ) -> Result<u64, StorageError> {
-        let path = self.table_path(kind, sub);
-        create_parent(&path)?;
-        let encoding = encoding_for(kind, sub);
-        storage::write_table(
-            &path,
-            self.variant,
-            sub,
-            (cells, game),
-            counts,
-            encoding,
+        let to = (
+            self.table_path(kind, sub),
+            encoding_for(kind, sub),
             Speed::Small,
-        )
+        );
+        self.write_file(to, sub, (cells, game), counts)
     }
 
     /// Writes the work file of `sub`'s table `cells` of `kind` (every value)
@@ -419,18 +413,21 @@ impl DbDir {
         game: Option<&[Cell]>,
         counts: Counts,
     ) -> Result<u64, StorageError> {
-        let path = self.work_path(kind, sub);
+        let to = (self.work_path(kind, sub), work_encoding(kind), Speed::Fast);
+        self.write_file(to, sub, (cells, game), counts)
+    }
+
+    /// Writes a table of `sub` to `path` in `encoding` at `speed`, creating
+    /// its folder if needed.
+    fn write_file(
+        &self,
+        (path, encoding, speed): (PathBuf, Encoding, Speed),
+        sub: Subspace,
+        tables: (&[Cell], Option<&[Cell]>),
+        counts: Counts,
+    ) -> Result<u64, StorageError> {
         create_parent(&path)?;
-        let encoding = work_encoding(kind);
-        storage::write_table(
-            &path,
-            self.variant,
-            sub,
-            (cells, game),
-            counts,
-            encoding,
-            Speed::Fast,
-        )
+        storage::write_table(&path, self.variant, sub, tables, counts, encoding, speed)
     }
 
     /// The game's win, draw or loss of every entry of `sub` (wins and losses
