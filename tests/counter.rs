@@ -286,7 +286,7 @@ fn distance_tables_round_trip_through_files() {
     let dir = tempfile::tempdir().unwrap();
     for (sub, cells) in &distances {
         let path = dir.path().join(millbase::storage::dir::file_name(*sub));
-        let counts = millbase::solve::solver::count_values(&ix, *sub, cells);
+        let counts = millbase::solve::known::count_values(&ix, *sub, cells);
         let tables = (&cells[..], &game[sub][..]);
         millbase::storage::write_table(
             &path,
@@ -354,7 +354,7 @@ fn distance_tables_round_trip_through_files() {
         cells[i] = millbase::solve::value::Cell::from_value(v);
     }
     let path = dir.path().join("synthetic.mdb");
-    let counts = millbase::solve::solver::count_values(&ix, sub, &cells);
+    let counts = millbase::solve::known::count_values(&ix, sub, &cells);
     for encoding in [CODED, Encoding::Distance] {
         let tables = (&cells[..], &game[&sub][..]);
         millbase::storage::write_table(
@@ -482,7 +482,7 @@ fn generate_writes_the_distance_tables_and_rebuilds_a_damaged_one() {
         assert_eq!(stored, millbase::storage::dir::stores_plies(sub), "{sub}");
         if !stored {
             counts_only.push(sub);
-            let counts = millbase::solve::solver::count_values(&ix, sub, &want[&sub]);
+            let counts = millbase::solve::known::count_values(&ix, sub, &want[&sub]);
             assert_eq!(t.header.counts, counts, "{sub}");
         }
         let cells = read_complete(&db, &ix, Kind::Rule(20), sub).unwrap();

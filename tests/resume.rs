@@ -10,7 +10,7 @@ use millbase::build::complete::load_known;
 use millbase::index::{Indexer, Subspace};
 use millbase::solve::known::Kind;
 use millbase::solve::known::Known;
-use millbase::solve::solver::count_values;
+use millbase::solve::known::count_values;
 use millbase::solve::value::{Cell, Value};
 use millbase::storage::dir::{DbDir, RULE_DIR_PREFIX, WORK_DIR, file_name};
 use millbase::storage::{Encoding, Speed, write_table};

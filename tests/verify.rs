@@ -10,7 +10,7 @@ use millbase::build::verify::{Scope, Unwatched, VerifyReport, verify_tables};
 use millbase::index::plan::Limits;
 use millbase::index::{Indexer, Subspace};
 use millbase::solve::known::Kind;
-use millbase::solve::solver::count_values;
+use millbase::solve::known::count_values;
 use millbase::solve::value::{Cell, Value};
 use millbase::storage::Speed;
 use millbase::storage::dir::{DbDir, encoding_for, file_name};

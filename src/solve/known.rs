@@ -3,8 +3,10 @@
 //! them ([`Entry`]), and why reading or solving them fails ([`SolveError`]).
 
 use crate::index::{Index, Indexer, Subspace};
+use crate::rules::geometry::SYMMETRY_COUNT;
 use crate::rules::position::Position;
-use crate::solve::value::{Cell, MAX_PLIES, Value};
+use crate::solve::value::{Cell, Counts, MAX_PLIES, Value};
+use rayon::prelude::*;
 use std::collections::HashMap;
 use std::fmt;
 
@@ -217,3 +219,28 @@ impl fmt::Display for SolveError {
 }
 
 impl std::error::Error for SolveError {}
+
+/// Value counts of a solved table, over classes and over all symmetric images.
+pub fn count_values(ix: &Indexer, sub: Subspace, cells: &[Cell]) -> Counts {
+    let block = Indexer::block_size(sub) as usize;
+    cells
+        .par_chunks(block)
+        .enumerate()
+        .map(|(orbit, chunk)| {
+            let mut c = Counts::default();
+            let free = ix.stabiliser(sub.mover, orbit) == 1;
+            for (j, cell) in chunk.iter().enumerate() {
+                if let Some(v) = cell.value() {
+                    let images = if free {
+                        SYMMETRY_COUNT as u32
+                    } else {
+                        let (m, o) = ix.sets(sub, (orbit * block + j) as Index);
+                        ix.images(m, o)
+                    };
+                    c.add(v, images);
+                }
+            }
+            c
+        })
+        .reduce(Counts::default, Counts::merge)
+}

@@ -24,8 +24,9 @@
 use crate::index::{Extension, Index, Indexer, MoverContext, OneMore, Subspace};
 use crate::rules::geometry::{ALL, Bits, in_mill, points};
 use crate::rules::moves::removable;
+use crate::solve::known::count_values;
 use crate::solve::known::{Entry, Known, PREFETCH_AHEAD, SolveError, prefetch};
-use crate::solve::solver::{Layer, Progress, Solved, count_values};
+use crate::solve::solver::{Layer, Progress, Solved};
 use crate::solve::value::{BestChild, Cell, MAX_PLIES, Value, WDL_PER_WORD, wdl_code_at};
 use rayon::prelude::*;
 use std::sync::atomic::AtomicU16;

@@ -18,12 +18,12 @@
 //! no-removal rule ([`Layer`]): only the values the removals lead to differ.
 
 use crate::index::{Index, Indexer, Subspace};
-use crate::rules::geometry::{ALL, Bits, NEIGHBOURS, POINTS, SYMMETRY_COUNT, in_mill, points};
+use crate::rules::geometry::{ALL, Bits, NEIGHBOURS, POINTS, in_mill, points};
 use crate::rules::moves::{self, Move};
 use crate::rules::position::Position;
 use crate::rules::variant::{FLYING_STONES, Variant};
 use crate::solve::counter;
-use crate::solve::known::{Kind, Known, SolveError, prefetch};
+use crate::solve::known::{Kind, Known, SolveError, count_values, prefetch};
 use crate::solve::value::{Cell, Counts, MAX_PLIES, Value};
 use rayon::prelude::*;
 use std::sync::OnceLock;
@@ -711,29 +711,4 @@ pub fn solve_pair_layer(
         });
     }
     Ok(out)
-}
-
-/// Value counts of a solved table, over classes and over all symmetric images.
-pub fn count_values(ix: &Indexer, sub: Subspace, cells: &[Cell]) -> Counts {
-    let block = Indexer::block_size(sub) as usize;
-    cells
-        .par_chunks(block)
-        .enumerate()
-        .map(|(orbit, chunk)| {
-            let mut c = Counts::default();
-            let free = ix.stabiliser(sub.mover, orbit) == 1;
-            for (j, cell) in chunk.iter().enumerate() {
-                if let Some(v) = cell.value() {
-                    let images = if free {
-                        SYMMETRY_COUNT as u32
-                    } else {
-                        let (m, o) = ix.sets(sub, (orbit * block + j) as Index);
-                        ix.images(m, o)
-                    };
-                    c.add(v, images);
-                }
-            }
-            c
-        })
-        .reduce(Counts::default, Counts::merge)
 }
