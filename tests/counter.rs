@@ -392,16 +392,11 @@ fn distance_tables_round_trip_through_files() {
     let sub = Subspace::movement(3, 3);
     let path = dir.path().join(millbase::storage::dir::file_name(sub));
     let bytes = std::fs::read(&path).unwrap();
-    let missed = damage::undetected(
-        &bytes,
-        &millbase::storage::dir::file_name(sub),
-        damage::every_flip(bytes.len(), 0x21),
-        |p| {
-            Table::open(p, variant, sub)
-                .and_then(|t| t.read_along(&game[&sub]))
-                .is_ok()
-        },
-    );
+    let missed = damage::undetected_in_memory(&bytes, damage::every_flip(bytes.len(), 0x21), |b| {
+        Table::from_bytes(&path, b, variant, sub)
+            .and_then(|t| t.read_along(&game[&sub]))
+            .is_ok()
+    });
     assert!(missed.is_empty(), "changes went unnoticed: {missed:?}");
 }
 
@@ -730,10 +725,11 @@ fn every_byte_flip_and_truncation_of_a_counts_only_table_is_detected() {
     // it has no blocks to read: an error, never a value
     assert!(t.block(0).is_err() && t.read_along(&db.read_outcomes(sub).unwrap()).is_err());
     let bytes = std::fs::read(db.dir_of(Kind::Rule(20)).join(file_name(sub))).unwrap();
-    let opens = |p: &std::path::Path| Table::open(p, variant, sub).is_ok();
-    assert!(opens(&db.dir_of(Kind::Rule(20)).join(file_name(sub))));
+    let path = db.dir_of(Kind::Rule(20)).join(file_name(sub));
+    let opens = |b: Vec<u8>| Table::from_bytes(&path, b, variant, sub).is_ok();
+    assert!(opens(bytes.clone()));
     let mut damages = damage::every_flip(bytes.len(), 0x10);
     damages.extend(damage::every_truncation(bytes.len()));
-    let missed = damage::undetected(&bytes, &file_name(sub), damages, opens);
+    let missed = damage::undetected_in_memory(&bytes, damages, opens);
     assert!(missed.is_empty(), "changes went unnoticed: {missed:?}");
 }

@@ -47,8 +47,8 @@ fn small_db(variant: Variant) -> tempfile::TempDir {
 /// damage on its own: the block checksums alone (what a resumed `generate`
 /// checks of a finished file), and a full decode (`check`, `read_all`). The
 /// error is the checksums'.
-fn open_and_check(path: &Path, sub: Subspace) -> Result<(), StorageError> {
-    let t = Table::open(path, Variant::default(), sub)?;
+fn open_and_check(t: Result<Table, StorageError>) -> Result<(), StorageError> {
+    let t = t?;
     let decoded = t.check().and_then(|()| t.read_all().map(|_| ()));
     match (t.check_checksums(), decoded) {
         (Err(e), Err(_)) => Err(e),
@@ -69,23 +69,21 @@ fn every_byte_flip_is_detected_in(sub: Subspace) {
     let dir = small_db(Variant::default());
     let path = dir.path().join(file_name(sub));
     let bytes = std::fs::read(&path).unwrap();
-    assert!(open_and_check(&path, sub).is_ok());
-    let undetected = damage::undetected(
-        &bytes,
-        &file_name(sub),
-        damage::every_flip(bytes.len(), 0x5A),
-        |p| match open_and_check(p, sub) {
-            Ok(()) => true,
-            Err(e) => {
-                let msg = e.to_string();
-                assert!(
-                    msg.contains(&file_name(sub)),
-                    "error does not name the file: {msg}"
-                );
-                false
+    assert!(open_and_check(Table::open(&path, Variant::default(), sub)).is_ok());
+    let undetected =
+        damage::undetected_in_memory(&bytes, damage::every_flip(bytes.len(), 0x5A), |b| {
+            match open_and_check(Table::from_bytes(&path, b, Variant::default(), sub)) {
+                Ok(()) => true,
+                Err(e) => {
+                    let msg = e.to_string();
+                    assert!(
+                        msg.contains(&file_name(sub)),
+                        "error does not name the file: {msg}"
+                    );
+                    false
+                }
             }
-        },
-    );
+        });
     assert!(
         undetected.is_empty(),
         "{sub}: flips not detected: {:?}",
@@ -100,14 +98,16 @@ fn a_block_size_of_zero_is_an_error() {
     let dir = small_db(Variant::default());
     let path = dir.path().join(file_name(SECTOR));
     let mut bytes = std::fs::read(&path).unwrap();
-    assert!(open_and_check(&path, SECTOR).is_ok());
+    assert!(open_and_check(Table::open(&path, Variant::default(), SECTOR)).is_ok());
     // the block size: bytes 24..28 of the header (docs/FORMAT.md)
     bytes[24..28].copy_from_slice(&0u32.to_le_bytes());
     // and the header's checksum made to match (bytes 124..128)
     let crc = crc32fast::hash(&bytes[..124]);
     bytes[124..128].copy_from_slice(&crc.to_le_bytes());
     std::fs::write(&path, &bytes).unwrap();
-    let e = open_and_check(&path, SECTOR).unwrap_err().to_string();
+    let e = open_and_check(Table::open(&path, Variant::default(), SECTOR))
+        .unwrap_err()
+        .to_string();
     assert!(e.contains(&file_name(SECTOR)), "{e}");
     assert!(e.contains("block size"), "{e}");
 }
@@ -132,7 +132,7 @@ fn every_truncation_is_detected_in(sub: Subspace) {
         &file_name(sub),
         damage::every_truncation(bytes.len()),
         |p| {
-            let e = open_and_check(p, sub).err();
+            let e = open_and_check(Table::open(p, Variant::default(), sub)).err();
             if let Some(e) = &e {
                 assert!(matches!(e, StorageError::Corrupt { .. }), "{e}");
             }
@@ -145,7 +145,7 @@ fn every_truncation_is_detected_in(sub: Subspace) {
     let mut longer = bytes.clone();
     longer.push(0);
     std::fs::write(&p, &longer).unwrap();
-    assert!(open_and_check(&p, sub).is_err());
+    assert!(open_and_check(Table::open(&p, Variant::default(), sub)).is_err());
 }
 
 #[test]

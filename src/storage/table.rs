@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 
 /// What identifies a file on disk: a file replaced by rename or changed in
 /// place has another identity than the one a reader opened.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct FileIdentity {
     device: u64,
     inode: u64,
@@ -50,14 +50,48 @@ thread_local! {
         ));
 }
 
+/// Where a table's bytes are.
+enum Source {
+    /// A file: mapped for whole-table reads, read by position for single
+    /// blocks.
+    File { file: File, map: Mmap },
+    /// The bytes of a file, in memory ([`Table::from_bytes`]).
+    Bytes(Vec<u8>),
+}
+
+impl Source {
+    /// Every byte: the map, or the bytes.
+    fn all(&self) -> &[u8] {
+        match self {
+            Source::File { map, .. } => map,
+            Source::Bytes(b) => b,
+        }
+    }
+
+    /// Fills `buf` from offset `at`: by position from a file.
+    fn read_exact_at(&self, buf: &mut [u8], at: u64) -> std::io::Result<()> {
+        use std::os::unix::fs::FileExt;
+        match self {
+            Source::File { file, .. } => file.read_exact_at(buf, at),
+            Source::Bytes(b) => {
+                let part = usize::try_from(at)
+                    .ok()
+                    .and_then(|at| b.get(at..at.checked_add(buf.len())?))
+                    .ok_or(std::io::ErrorKind::UnexpectedEof)?;
+                buf.copy_from_slice(part);
+                Ok(())
+            }
+        }
+    }
+}
+
 /// An open subspace file. Whole-table reads go through a memory map; single
 /// blocks ([`Table::block`], [`Table::block_along`]) are read by position into
 /// memory, so a file truncated under a running reader gives an error, never a
 /// fault on a mapped page.
 pub struct Table {
     path: PathBuf,
-    map: Mmap,
-    file: File,
+    source: Source,
     identity: FileIdentity,
     /// The file's header.
     pub header: Header,
@@ -87,7 +121,31 @@ impl Table {
         // the whole-table reads of generate and verify, which hold the
         // database's lock; a query's single blocks are read by position instead.
         let map = unsafe { Mmap::map(&file) }.map_err(io_err(path))?;
-        let header = Header::decode(path, &map)?;
+        Table::checked(path, Source::File { file, map }, identity, variant, sub)
+    }
+
+    /// A table from the bytes of a file named `name` (in its errors), checked
+    /// as [`Table::open`] checks a file: what the damage tests read.
+    pub fn from_bytes(
+        name: &Path,
+        bytes: Vec<u8>,
+        variant: Variant,
+        sub: Subspace,
+    ) -> Result<Table, StorageError> {
+        let identity = FileIdentity::default();
+        Table::checked(name, Source::Bytes(bytes), identity, variant, sub)
+    }
+
+    /// The table of `source`, once its header and tables are checked.
+    fn checked(
+        path: &Path,
+        source: Source,
+        identity: FileIdentity,
+        variant: Variant,
+        sub: Subspace,
+    ) -> Result<Table, StorageError> {
+        let map = source.all();
+        let header = Header::decode(path, map)?;
         if header.variant != variant {
             return Err(StorageError::WrongVariant {
                 path: path.to_path_buf(),
@@ -179,8 +237,7 @@ impl Table {
         }
         Ok(Table {
             path: path.to_path_buf(),
-            map,
-            file,
+            source,
             identity,
             header,
             offsets,
@@ -196,7 +253,7 @@ impl Table {
 
     /// Size of the file in bytes.
     pub fn file_len(&self) -> u64 {
-        self.map.len() as u64
+        self.source.all().len() as u64
     }
 
     /// Whether the file stores plies (otherwise wins and losses decode as
@@ -226,7 +283,6 @@ impl Table {
     /// Block `b` read from the file by position (not through the map) and
     /// decoded with this thread's decompressor.
     fn read_block(&self, b: usize, game: Option<&[Cell]>) -> Result<Vec<Cell>, StorageError> {
-        use std::os::unix::fs::FileExt;
         if b >= self.header.blocks as usize {
             let f = format!("block {b} {}", self.no_such_block());
             return Err(corrupt(&self.path, f));
@@ -234,7 +290,7 @@ impl Table {
         let (start, end) = (self.offsets[b], self.offsets[b + 1]);
         BLOCK_READER.with_borrow_mut(|(zd, data)| {
             data.resize((end - start) as usize, 0);
-            self.file.read_exact_at(data, start).map_err(|e| {
+            self.source.read_exact_at(data, start).map_err(|e| {
                 if e.kind() == std::io::ErrorKind::UnexpectedEof {
                     corrupt(
                         &self.path,
@@ -262,7 +318,7 @@ impl Table {
                 format!("block {b} {}", self.no_such_block()),
             ));
         }
-        let data = &self.map[self.offsets[b] as usize..self.offsets[b + 1] as usize];
+        let data = &self.source.all()[self.offsets[b] as usize..self.offsets[b + 1] as usize];
         if crc32fast::hash(data) != self.crcs[b] {
             return Err(corrupt(&self.path, format!("block {b} checksum mismatch")));
         }

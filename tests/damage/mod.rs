@@ -75,3 +75,23 @@ pub fn undetected(
         .filter_map(|(damage, ok)| ok.then_some(damage))
         .collect()
 }
+
+/// The damages of `bytes` that `accepted` (a check of the damaged bytes, read
+/// as a file by `millbase::storage::Table::from_bytes`) lets through.
+pub fn undetected_in_memory(
+    bytes: &[u8],
+    damages: Vec<Damage>,
+    accepted: impl Fn(Vec<u8>) -> bool + Sync,
+) -> Vec<Damage> {
+    damages
+        .into_par_iter()
+        .filter(|&damage| {
+            let mut damaged = bytes.to_vec();
+            match damage {
+                Damage::Flip(i, mask) => damaged[i] ^= mask,
+                Damage::Truncate(n) => damaged.truncate(n),
+            }
+            accepted(damaged)
+        })
+        .collect()
+}
