@@ -275,6 +275,24 @@ async fn the_explorer_in_a_real_browser() {
     );
     click_id(&c, "versus").await;
 
+    // a finished game says who has won and why, not an error
+    let over = "WWWW..BB................ b 0 0";
+    c.goto(&format!("{url}/?position={}", over.replace(' ', "%20")))
+        .await
+        .unwrap();
+    assert_eq!(shown(&c, Some(over)).await, over);
+    let said = until("the game-over message", || async {
+        let t = text(&c, "#game-over").await;
+        (!t.is_empty()).then_some(t)
+    })
+    .await;
+    assert_eq!(said, "Black has fewer than 3 stones: White has won.");
+    assert!(text(&c, "#error").await.is_empty());
+    c.goto(&format!("{url}/?position={}", start.replace(' ', "%20")))
+        .await
+        .unwrap();
+    assert_eq!(shown(&c, Some(start)).await, start);
+
     // the editor: a position set on the board round-trips through the URL
     click_id(&c, "edit-toggle").await;
     click_id(&c, "ed-clear").await;

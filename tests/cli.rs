@@ -707,3 +707,71 @@ fn generate_movement_only_stores_no_placement_sector() {
     let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
     assert_eq!(v["source"], "search", "{v}");
 }
+
+/// A finished game is answered, not refused, by every command that answers:
+/// a loss in 0 plies with who won and why (docs/RULES.md).
+#[test]
+fn a_finished_game_is_a_result_everywhere() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().to_str().unwrap();
+    let o = run(&[
+        "generate",
+        "--db",
+        db,
+        "--max-stones",
+        "3",
+        "--quiet",
+        "--no-flying",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    // Black, to move, has 2 stones; White, to move, is hemmed in
+    for (pos, winner, reason) in [
+        ("WWW......BB............. b 0 0", "white", "stones"),
+        ("WWW.B....B....B......... w 0 0", "black", "blocked"),
+    ] {
+        let check = |v: &serde_json::Value, what: &str| {
+            assert_eq!(v["value"], "loss", "{what}: {v}");
+            assert_eq!(v["plies"], 0, "{what}: {v}");
+            assert_eq!(v["result"]["winner"], winner, "{what}: {v}");
+            assert_eq!(v["result"]["reason"], reason, "{what}: {v}");
+        };
+        let o = run(&["query", "--db", db, pos, "--json"]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        check(&serde_json::from_str(&stdout(&o)).unwrap(), "query");
+        let o = run(&["line", "--db", db, pos, "--json"]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+        check(&v, "line");
+        assert_eq!(v["line"].as_array().unwrap().len(), 0);
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_millbase"))
+            .args(["probe", "--db", db])
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        std::io::Write::write_all(
+            &mut child.stdin.take().unwrap(),
+            format!("{pos}\n").as_bytes(),
+        )
+        .unwrap();
+        let o = child.wait_with_output().unwrap();
+        check(&serde_json::from_str(&stdout(&o)).unwrap(), "probe");
+        let text = stdout(&run(&["query", "--db", db, pos]));
+        let who = if winner == "white" {
+            "White has won"
+        } else {
+            "White has lost"
+        };
+        assert!(text.contains(who), "{text}");
+    }
+    // the side NOT to move below 3 stones cannot be: an error naming it
+    let o = run(&[
+        "query",
+        "--db",
+        db,
+        "WW.BBB.................. b 0 0",
+        "--json",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("(not to move)"));
+}

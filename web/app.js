@@ -184,6 +184,15 @@ function maybeComputerMoves() {
   }
 }
 
+// who has won a finished game and why, in words
+function gameOverText(result, side) {
+  const loser = sideName(side);
+  if (result && result.reason === "stones") {
+    return `${loser} has fewer than 3 stones: ${sideName(result.winner === "white" ? "w" : "b")} has won.`;
+  }
+  return `${loser} cannot move: ${loser} has lost.`;
+}
+
 function render() {
   drawBoard();
   const p = parsePosition(state.position);
@@ -197,7 +206,8 @@ function render() {
   if (!a) return;
   if (a.moves.length === 0) {
     const d = document.createElement("p");
-    d.textContent = `${sideName(p.side)} cannot move: ${sideName(p.side)} has lost.`;
+    d.id = "game-over";
+    d.textContent = gameOverText(a.result, p.side);
     list.appendChild(d);
     return;
   }

@@ -8,12 +8,14 @@
 
 use crate::answer::opening::{OpeningSearch, Precision};
 use crate::answer::query::{Database, QueryError};
-use crate::rules::moves::{self, Move};
+use crate::rules::moves::{self, Ending, Move};
 use crate::rules::position::Position;
 use crate::rules::variant::Variant;
 use crate::solve::counter::Category;
 use crate::solve::value::Value;
+use serde::Serialize as DeriveSerialize;
 use serde::ser::{Serialize, SerializeStruct, Serializer};
+use std::fmt;
 
 /// A legal move with the value of the position it leads to.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -75,6 +77,9 @@ pub struct Answer {
     pub source: Source,
     /// Its standing under the no-removal rule ([`Database::answer_at`]).
     pub rule: Option<RuleValue>,
+    /// How the game has ended, where the position is a finished game (the
+    /// side to move has lost: `value` is a loss in 0 plies).
+    pub result: Option<Ending>,
 }
 
 /// Every legal move of `pos` with the value `eval` gives the position after it,
@@ -181,6 +186,7 @@ impl Database {
             moves: self.moves(pos)?,
             source: Source::Table,
             rule: None,
+            result: moves::ending(pos, self.variant()),
         })
     }
 
@@ -283,6 +289,7 @@ impl OpeningSearch<'_> {
             moves: list,
             source: Source::Search,
             rule: None,
+            result: moves::ending(pos, variant),
         })
     }
 }
@@ -379,6 +386,9 @@ impl Serialize for Answer {
         st.serialize_field("plies", &self.value.plies())?;
         st.serialize_field("source", self.source.name())?;
         serialize_rule(&mut st, self.rule)?;
+        if let Some(end) = self.result {
+            st.serialize_field("result", &ResultJson::over(end))?;
+        }
         st.serialize_field("moves", &self.moves)?;
         st.end()
     }
@@ -412,6 +422,45 @@ pub struct Line {
     /// Under the no-removal rule ([`Database::line_at`]): the standing of the
     /// starting position.
     pub rule: Option<RuleValue>,
+    /// Why the line stops.
+    pub end: LineEnd,
+}
+
+/// Why a line stops.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LineEnd {
+    /// The game is over: a side has lost.
+    Over(Ending),
+    /// Under the rule, the counter reached the move limit: a draw.
+    NoRemoval,
+    /// A drawn line reached the plies asked for.
+    Bound,
+}
+
+impl fmt::Display for LineEnd {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LineEnd::Over(end) => write!(f, "{end}"),
+            LineEnd::NoRemoval => f.write_str("plies without a removal reached the limit: a draw"),
+            LineEnd::Bound => f.write_str("a draw: the line stops at the plies asked for"),
+        }
+    }
+}
+
+/// `{"winner": "white"|"black"|null, "reason": R}`, docs/RULES.md.
+#[derive(DeriveSerialize)]
+struct ResultJson {
+    winner: Option<&'static str>,
+    reason: &'static str,
+}
+
+impl ResultJson {
+    fn over(end: Ending) -> ResultJson {
+        ResultJson {
+            winner: Some(end.winner().json_name()),
+            reason: end.reason(),
+        }
+    }
 }
 
 impl Database {
@@ -477,7 +526,15 @@ fn line_with(
     let bound = if drawn { max_draw_plies } else { usize::MAX };
     let mut steps: Vec<LineStep> = vec![];
     let mut current = first.clone();
-    while let Some(best) = current.moves.first() {
+    let mut end = LineEnd::Bound;
+    loop {
+        let Some(best) = current.moves.first() else {
+            // no move: the game is over
+            if let Some(over) = current.result {
+                end = LineEnd::Over(over);
+            }
+            break;
+        };
         if steps.len() >= bound {
             break;
         }
@@ -492,7 +549,14 @@ fn line_with(
         } else {
             c.saturating_add(1)
         };
-        if best.position.mover_below_minimum() || c >= limit {
+        if best.position.mover_below_minimum() {
+            let p = best.position;
+            let (loser, stones) = (p.side, p.mover_total());
+            end = LineEnd::Over(Ending::TooFewStones { loser, stones });
+            break;
+        }
+        if c >= limit {
+            end = LineEnd::NoRemoval;
             break;
         }
         current = answer(&best.position, c)?;
@@ -502,6 +566,7 @@ fn line_with(
         value: first.value,
         steps,
         rule: first.rule,
+        end,
     })
 }
 
@@ -530,6 +595,17 @@ impl Serialize for Line {
         st.serialize_field("plies", &self.value.plies())?;
         serialize_rule(&mut st, self.rule)?;
         st.serialize_field("line", &self.steps)?;
+        match self.end {
+            LineEnd::Over(end) => st.serialize_field("result", &ResultJson::over(end))?,
+            LineEnd::NoRemoval => st.serialize_field(
+                "result",
+                &ResultJson {
+                    winner: None,
+                    reason: "no-removal",
+                },
+            )?,
+            LineEnd::Bound => {}
+        }
         st.end()
     }
 }

@@ -3,10 +3,8 @@
 use super::text::outcome;
 use super::{DbArgs, Failure, LimitArgs, PositionArgs, write_json};
 use clap::Args;
-use millbase::answer::policy::{Ask, RuleValue};
+use millbase::answer::policy::{Ask, LineEnd, RuleValue};
 use millbase::answer::query::QueryError;
-use millbase::rules::moves;
-use millbase::solve::value::Value;
 use std::io::Write;
 
 #[derive(Args)]
@@ -73,42 +71,24 @@ pub fn run(a: LineArgs, out: &mut impl Write) -> Result<(), Failure> {
             standing(step.rule)
         )?;
     }
-    let limit = database.move_limit().unwrap_or(0);
-    let counter_at_end = line.rule.map(|r| {
-        line.steps.iter().fold(
-            r.counter,
-            |c, s| if s.mv.remove.is_some() { 0 } else { c + 1 },
-        )
-    });
-    let drawn = match line.rule {
-        Some(r) => r.category.is_draw(),
-        None => line.value == Value::Draw,
-    };
-    match line.steps.last() {
-        Some(last)
-            if counter_at_end == Some(limit)
-                && !last.position.mover_below_minimum()
-                && !moves::legal_moves(&last.position, database.variant()).is_empty() =>
-        {
-            writeln!(
-                out,
-                "drawn by the no-removal rule: {limit} plies without a removal; now {}",
-                last.position
-            )?
-        }
-        Some(last) if drawn => writeln!(
+    let now = line.steps.last().map_or(pos, |s| s.position);
+    match line.end {
+        LineEnd::Over(end) => writeln!(out, "{end}. Now {now}")?,
+        LineEnd::NoRemoval => writeln!(
             out,
-            "... a draw{}: best play goes on (stopped after {} moves; --max-plies sets it); now {}",
+            "{} plies without a removal: a draw by the no-removal rule. Now {now}",
+            database.move_limit().unwrap_or(0)
+        )?,
+        LineEnd::Bound => writeln!(
+            out,
+            "... a draw{}: best play goes on (stopped after {} plies; --max-plies sets it). Now {now}",
             if line.rule.is_some() {
                 " under the rule"
             } else {
                 ""
             },
             line.steps.len(),
-            last.position
         )?,
-        Some(last) => writeln!(out, "end: {}", last.position)?,
-        None => writeln!(out, "the game is over")?,
     }
     Ok(())
 }

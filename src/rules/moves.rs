@@ -257,6 +257,23 @@ pub enum Ending {
     },
 }
 
+impl Ending {
+    /// The side that has won.
+    pub fn winner(self) -> Color {
+        match self {
+            Ending::TooFewStones { loser, .. } | Ending::Blocked { loser } => loser.other(),
+        }
+    }
+
+    /// The reason as docs/RULES.md names it: `stones` or `blocked`.
+    pub fn reason(self) -> &'static str {
+        match self {
+            Ending::TooFewStones { .. } => "stones",
+            Ending::Blocked { .. } => "blocked",
+        }
+    }
+}
+
 impl fmt::Display for Ending {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {

@@ -28,11 +28,19 @@ impl Color {
         }
     }
 
-    /// Lower-case name, as in error messages and `show`.
+    /// Capitalised name, as in error messages and `show`.
     pub fn name(self) -> &'static str {
         match self {
             Color::White => "White",
             Color::Black => "Black",
+        }
+    }
+
+    /// Lower-case name, as in JSON answers: `white` or `black`.
+    pub fn json_name(self) -> &'static str {
+        match self {
+            Color::White => "white",
+            Color::Black => "black",
         }
     }
 }
@@ -226,15 +234,11 @@ impl Position {
     }
 
     /// Checks every rule of docs/RULES.md for a valid position string.
+    /// A side to move below [`MIN_STONES`] is a finished game, not an error
+    /// (it has lost); the other side below it cannot be (the game ended
+    /// before).
     pub fn validate(&self) -> Result<(), PositionError> {
         self.validate_setup()?;
-        if self.mover_below_minimum() {
-            return Err(PositionError::GameOver {
-                color: self.side,
-                total: self.mover_total(),
-                to_move: true,
-            });
-        }
         if self.opponent_below_minimum() {
             return Err(PositionError::GameOver {
                 color: self.side.other(),
@@ -491,10 +495,9 @@ mod tests {
             err("........................ b 9 9"),
             PositionError::HandCounts { .. }
         ));
-        assert!(matches!(
-            err("WW.BBB.................. w 0 0"),
-            PositionError::GameOver { to_move: true, .. }
-        ));
+        // the side to move below 3 stones: a finished game, not an error
+        let over: Position = "WW.BBB.................. w 0 0".parse().unwrap();
+        assert!(over.mover_below_minimum());
         assert!(matches!(
             err("WWW.BB.................. w 0 0"),
             PositionError::GameOver { to_move: false, .. }
