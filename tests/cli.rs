@@ -775,3 +775,33 @@ fn a_finished_game_is_a_result_everywhere() {
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("(not to move)"));
 }
+
+/// Game records as players write them: move numbers and upper case; a word
+/// shaped like a point that is none is named; an unquoted position gets a
+/// hint to quote it.
+#[test]
+fn records_and_positions_as_players_write_them() {
+    let plain = run(&["show", "--moves", "d1 a1 d2 a4"]);
+    assert!(
+        plain.status.success(),
+        "{}",
+        String::from_utf8_lossy(&plain.stderr)
+    );
+    assert!(stdout(&plain).contains("BW..W....B.............. w 7 7"));
+    let numbered = run(&["show", "--moves", "1. D1 A1, 2. d2 A4"]);
+    assert_eq!(stdout(&numbered), stdout(&plain));
+    let o = run(&["show", "--moves", "d1 b8"]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("move 2") && err.contains("b8 is not a point"),
+        "{err}"
+    );
+    let o = run(&["show", "WWW.....BB......B.......", "w", "0", "0"]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("hint: a position is one argument: quote it"),
+        "{err}"
+    );
+}

@@ -18,7 +18,7 @@
 //! assert_eq!(game.counter(), 0);
 //! ```
 
-use crate::rules::moves::{self, Move, MoveParseError};
+use crate::rules::moves::{self, Move, parse_move, record_words};
 use crate::rules::position::{Color, Position};
 use crate::rules::variant::{DEFAULT_MOVE_LIMIT, Variant};
 use rustc_hash::FxHashMap;
@@ -317,23 +317,4 @@ impl Game {
         }
         out
     }
-}
-
-/// The words of a game record that are moves: split at spaces and commas,
-/// move numbers (`1.`, `12.`, `3...`) left out.
-pub fn record_words(record: &str) -> impl Iterator<Item = &str> {
-    record
-        .split(|c: char| c.is_whitespace() || c == ',')
-        .filter(|w| !w.is_empty())
-        .filter(|w| {
-            let digits = w.trim_end_matches('.');
-            !(digits.len() < w.len()
-                && !digits.is_empty()
-                && digits.bytes().all(|b| b.is_ascii_digit()))
-        })
-}
-
-/// A move as a player may write it: upper case accepted (`D1-D2XA7`).
-pub fn parse_move(word: &str) -> Result<Move, MoveParseError> {
-    word.to_ascii_lowercase().parse()
 }

@@ -40,10 +40,26 @@ pub struct MoveParseError(pub String);
 
 impl fmt::Display for MoveParseError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let text = &self.0;
+        // a word shaped like a point (a letter and a number) that is none
+        let not_a_point = (text.split(['-', 'x']))
+            .find(|w| point_by_name(w).is_none())
+            .filter(|w| {
+                let mut c = w.chars();
+                c.next().is_some_and(|l| l.is_ascii_lowercase())
+                    && !c.as_str().is_empty()
+                    && c.as_str().bytes().all(|b| b.is_ascii_digit())
+            });
+        if let Some(w) = not_a_point {
+            return write!(
+                f,
+                "invalid move {text:?}: {w} is not a point (the points are a1 d1 g1 b2 d2 f2 \
+                 c3 d3 e3 a4 b4 c4 e4 f4 g4 c5 d5 e5 b6 d6 f6 a7 d7 g7)"
+            );
+        }
         write!(
             f,
-            "invalid move {:?}: expected a point (d1), from-to (d1-d2), optionally followed by xPOINT (d1-d2xa7)",
-            self.0
+            "invalid move {text:?}: expected a point (d1), from-to (d1-d2), optionally followed by xPOINT (d1-d2xa7)"
         )
     }
 }
@@ -389,23 +405,37 @@ impl fmt::Display for LineError {
 
 impl std::error::Error for LineError {}
 
-/// Plays the moves of `text` (docs/RULES.md notation, separated by spaces or
-/// commas) from `start`; fails at the first one that is not legal, saying why.
-pub fn play_line(start: &Position, variant: Variant, text: &str) -> Result<Position, LineError> {
-    let mut pos = *start;
-    for (i, word) in text
+/// The words of a game record that are moves: split at spaces and commas,
+/// move numbers (`1.`, `12.`, `3...`) left out.
+pub fn record_words(record: &str) -> impl Iterator<Item = &str> {
+    record
         .split(|c: char| c.is_whitespace() || c == ',')
         .filter(|w| !w.is_empty())
-        .enumerate()
-    {
+        .filter(|w| {
+            let digits = w.trim_end_matches('.');
+            !(digits.len() < w.len()
+                && !digits.is_empty()
+                && digits.bytes().all(|b| b.is_ascii_digit()))
+        })
+}
+
+/// A move as a player may write it: upper case accepted (`D1-D2XA7`).
+pub fn parse_move(word: &str) -> Result<Move, MoveParseError> {
+    word.to_ascii_lowercase().parse()
+}
+
+/// Plays the moves of `text` (a game record, [`record_words`] and
+/// [`parse_move`]) from `start`; fails at the first one that is not legal,
+/// saying why.
+pub fn play_line(start: &Position, variant: Variant, text: &str) -> Result<Position, LineError> {
+    let mut pos = *start;
+    for (i, word) in record_words(text).enumerate() {
         let fail = |reason: String| LineError {
             number: i + 1,
             text: crate::rules::position::excerpt(word),
             reason,
         };
-        let mv: Move = word
-            .parse()
-            .map_err(|e: MoveParseError| fail(e.to_string()))?;
+        let mv = parse_move(word).map_err(|e| fail(e.to_string()))?;
         if let Some(reason) = why_illegal(&pos, variant, mv) {
             return Err(fail(reason));
         }
