@@ -805,3 +805,62 @@ fn records_and_positions_as_players_write_them() {
         "{err}"
     );
 }
+
+/// `--moves` plays a game: the counter counts on from `--counter` and starts
+/// again at a removal, repetitions are counted, and the third time a
+/// position stands ends the game in a draw (docs/RULES.md, "Games").
+#[test]
+fn moves_play_a_game_with_its_counter_and_repetitions() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().to_str().unwrap();
+    let o = run(&["generate", "--db", db, "--max-stones", "3", "--quiet"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let game = |pos: &str, moves: &str, counter: &str| -> serde_json::Value {
+        let o = run(&[
+            "query",
+            "--db",
+            db,
+            pos,
+            "--json",
+            "--counter",
+            counter,
+            "--moves",
+            moves,
+        ]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        serde_json::from_str::<serde_json::Value>(&stdout(&o)).unwrap()
+    };
+    // White flies d5 to e5 and back, Black e3 to c3 and back
+    let pos = "W.W.....B.......W....B.B w 0 0";
+    let v = game(pos, "d5-e5 e3-c3", "5");
+    assert_eq!(v["game"]["counter"], 7, "{v}");
+    assert_eq!(
+        v["counter"], 7,
+        "the answer stands at the game's counter: {v}"
+    );
+    assert_eq!(v["game"]["repetitions"], 1, "{v}");
+    assert!(v["game"]["result"].is_null(), "{v}");
+    let v = game(pos, "d5-e5 e3-c3 e5-d5 c3-e3", "0");
+    assert_eq!(v["game"]["repetitions"], 2, "{v}");
+    let v = game(pos, "d5-e5 e3-c3 e5-d5 c3-e3 d5-e5 e3-c3 e5-d5 c3-e3", "0");
+    assert_eq!(v["game"]["repetitions"], 3, "{v}");
+    assert_eq!(v["game"]["result"]["reason"], "repetition", "{v}");
+    assert!(v["game"]["result"]["winner"].is_null(), "{v}");
+    let text = stdout(&run(&[
+        "query",
+        "--db",
+        db,
+        pos,
+        "--moves",
+        "d5-e5 e3-c3 e5-d5 c3-e3 d5-e5 e3-c3 e5-d5 c3-e3",
+    ]));
+    assert!(
+        text.contains("The game is over: threefold repetition: a draw."),
+        "{text}"
+    );
+    // a removal starts the counter again, and here ends the game
+    let v = game("WW.....BB..........W.B.. w 0 0", "d6-g1xd3", "40");
+    assert_eq!(v["game"]["counter"], 0, "{v}");
+    assert_eq!(v["game"]["result"]["winner"], "white", "{v}");
+    assert_eq!(v["game"]["result"]["reason"], "stones", "{v}");
+}

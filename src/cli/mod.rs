@@ -21,6 +21,7 @@ mod verify;
 use clap::{Args, Parser, Subcommand};
 use millbase::Variant;
 use millbase::answer::query::{Database, QueryError};
+use millbase::play::game::Game;
 use millbase::rules::position::Position;
 use millbase::storage::StorageError;
 use millbase::storage::dir::DbError;
@@ -273,14 +274,28 @@ struct PositionArgs {
     /// The position, e.g. "WWW.BBB.........B....... w 0 0" (default with --moves:
     /// the initial position).
     position: Option<String>,
-    /// Moves to play from the position first, in docs/RULES.md notation,
-    /// e.g. "d1 a1 d2"; the first illegal one is reported with its number and
-    /// the reason.
+    /// Moves to play from the position first: a game record in docs/RULES.md
+    /// notation, e.g. "1. d1 a1 2. d2"; the first illegal one is reported
+    /// with its number and the reason. The game's counter (plies since the
+    /// last removal) and repetitions follow the moves.
     #[arg(long, value_name = "MOVES")]
     moves: Option<String>,
 }
 
 impl PositionArgs {
+    /// The game of --moves from `start` (its counter `counter` there), if
+    /// moves were given.
+    fn game(
+        &self,
+        start: Position,
+        variant: Variant,
+        counter: u16,
+    ) -> Result<Option<Game>, Failure> {
+        (self.moves.as_ref())
+            .map(|list| Game::from_record(start, variant, counter, list).map_err(Failure::input))
+            .transpose()
+    }
+
     /// The position given (the initial one with only --moves), checked before
     /// anything else is opened; `finished` accepts a game that is over.
     fn start(&self, finished: bool) -> Result<Position, Failure> {
@@ -356,4 +371,20 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
         Command::Checksums(a) => checksums::run(a, out),
         Command::Arena(a) => arena::run(a, out),
     }
+}
+
+/// `{"counter", "repetitions", "result"}` of a game, as docs/RULES.md gives
+/// it: the result `null` while the game goes on.
+fn game_json(game: &Game) -> serde_json::Value {
+    let result = game.result().map(|r| {
+        serde_json::json!({
+            "winner": r.winner.map(|c| c.json_name()),
+            "reason": r.reason.name(),
+        })
+    });
+    serde_json::json!({
+        "counter": game.counter(),
+        "repetitions": game.repetitions(),
+        "result": result,
+    })
 }

@@ -3,12 +3,13 @@
 
 use super::progress::with_spinner;
 use super::text::{board, outcome};
-use super::{DbArgs, Failure, LimitArgs, PositionArgs, write_json};
+use super::{DbArgs, Failure, LimitArgs, PositionArgs, game_json, write_json};
 use clap::Args;
 use millbase::answer::opening::{OpeningSearch, Precision};
 use millbase::answer::policy::{Answer, Ask, EvaluatedMove};
 use millbase::answer::query::{Database, QueryError};
 use millbase::index::Subspace;
+use millbase::play::game::Game;
 use millbase::rules::moves;
 use millbase::rules::position::Position;
 use millbase::solve::counter::Category;
@@ -140,11 +141,27 @@ pub fn run(a: QueryArgs, out: &mut impl Write) -> Result<(), Failure> {
     let start = a.position.start(!a.json && !a.best)?;
     let database = a.limit.open(&a.db.db)?;
     let variant = database.variant();
-    let pos = a.position.play(start, variant)?;
+    let game = a.position.game(start, variant, a.counter.unwrap_or(0))?;
+    let pos = game.as_ref().map_or(start, Game::position);
+    // the game's counter, where the rule's tables answer and the game goes on
+    let below_limit = |c: u16| database.move_limit().is_none_or(|l| c < l);
+    let counter = match &game {
+        Some(g) if a.counter.is_some() || database.move_limit().is_some() => {
+            Some(g.counter()).filter(|&c| below_limit(c))
+        }
+        _ => a.counter,
+    };
     if a.json || a.best {
-        let answer = answer(&database, &pos, a.counter, a.quiet)?;
+        let answer = answer(&database, &pos, counter, a.quiet)?;
         return match (a.best, answer.moves.first()) {
-            (false, _) => write_json(out, &answer),
+            (false, _) => match &game {
+                Some(g) => {
+                    let mut v = serde_json::to_value(&answer).map_err(Failure::fault)?;
+                    v["game"] = game_json(g);
+                    write_json(out, &v)
+                }
+                None => write_json(out, &answer),
+            },
             (true, None) => Err(Failure::fault(format!(
                 "{pos}: no legal move ({})",
                 moves::ending(&pos, variant).map_or(String::new(), |e| e.to_string())
@@ -160,7 +177,18 @@ pub fn run(a: QueryArgs, out: &mut impl Write) -> Result<(), Failure> {
         writeln!(out, "{end}.")?;
         return Ok(());
     }
-    let answer = answer(&database, &pos, a.counter, a.quiet)?;
+    if let Some(g) = &game {
+        match g.result() {
+            Some(r) => return Ok(writeln!(out, "The game is over: {r}.")?),
+            None => writeln!(
+                out,
+                "The game: {} since the last removal; this position seen {}.",
+                plies_text(g.counter()),
+                times(g.repetitions())
+            )?,
+        }
+    }
+    let answer = answer(&database, &pos, counter, a.quiet)?;
     let side = pos.side.name();
     match answer.value {
         Value::Draw => writeln!(out, "{side} draws: neither side can force a win.")?,
@@ -201,4 +229,18 @@ pub fn run(a: QueryArgs, out: &mut impl Write) -> Result<(), Failure> {
     )?;
     write_moves(out, &answer)?;
     Ok(())
+}
+
+/// "1 ply", "12 plies".
+fn plies_text(n: u16) -> String {
+    format!("{n} pl{}", if n == 1 { "y" } else { "ies" })
+}
+
+/// "once", "twice", "3 times".
+fn times(n: u8) -> String {
+    match n {
+        1 => "once".into(),
+        2 => "twice".into(),
+        n => format!("{n} times"),
+    }
 }
