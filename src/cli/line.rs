@@ -5,6 +5,7 @@ use super::{DbArgs, Failure, LimitArgs, PositionArgs, write_json};
 use clap::Args;
 use millbase::answer::policy::{Ask, LineEnd, RuleValue};
 use millbase::answer::query::QueryError;
+use millbase::play::game::Game;
 use std::io::Write;
 
 #[derive(Args)]
@@ -33,9 +34,15 @@ pub struct LineArgs {
 pub fn run(a: LineArgs, out: &mut impl Write) -> Result<(), Failure> {
     let start = a.position.start(false)?;
     let database = a.limit.open(&a.db.db)?;
-    let pos = a.position.play(start, database.variant())?;
+    let game = a.position.game(start, database.variant(), a.counter.unwrap_or(0))?;
+    let pos = game.as_ref().map_or(start, Game::position);
+    // after --moves, the line goes on from the game's counter
+    let counter = match &game {
+        Some(g) if a.counter.is_some() => Some(g.counter()),
+        _ => a.counter,
+    };
     let ask = Ask {
-        counter: a.counter,
+        counter,
         search: true,
     };
     let line = database

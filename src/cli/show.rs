@@ -3,6 +3,7 @@
 use super::text::board;
 use super::{Failure, PositionArgs, VariantArgs};
 use clap::Args;
+use millbase::play::game::Game;
 use millbase::rules::moves;
 use std::io::Write;
 
@@ -17,10 +18,16 @@ pub struct ShowArgs {
 pub fn run(a: ShowArgs, out: &mut impl Write) -> Result<(), Failure> {
     let start = a.position.start(true)?;
     let variant = a.variant.variant()?;
-    let pos = a.position.play(start, variant)?;
+    let game = a.position.game(start, variant, 0)?;
+    let pos = game.as_ref().map_or(start, Game::position);
     board(out, &pos)?;
-    if let Some(end) = moves::ending(&pos, variant) {
-        writeln!(out, "{end}")?;
+    match game.as_ref().and_then(Game::result) {
+        Some(r) => writeln!(out, "The game is over: {r}.")?,
+        None => {
+            if let Some(end) = moves::ending(&pos, variant) {
+                writeln!(out, "{end}")?;
+            }
+        }
     }
     Ok(())
 }
