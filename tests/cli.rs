@@ -864,3 +864,116 @@ fn moves_play_a_game_with_its_counter_and_repetitions() {
     assert_eq!(v["game"]["result"]["winner"], "white", "{v}");
     assert_eq!(v["game"]["result"]["reason"], "stones", "{v}");
 }
+
+/// `review --json` of random games of the 3-stone game (placement and
+/// movement) against the brute force: every move's value before and after it
+/// from its mover's side, and its mark from those (best where no move does
+/// better, keeps where one would, mistake and blunder by the outcome lost).
+#[test]
+fn review_marks_every_move_as_the_brute_force_does() {
+    use rand::rngs::StdRng;
+    use rand::{Rng, SeedableRng};
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().to_str().unwrap();
+    let o = run(&[
+        "generate",
+        "--db",
+        db,
+        "--max-stones",
+        "3",
+        "--quiet",
+        "--no-rule-tables",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let mut brute = Brute::new(Variant::default());
+    brute.solve_group(&[(3, 3)]);
+    let placement = Placement::solve(&brute, 3);
+    // the mover's value after a move: the child's, seen from the other side
+    let flip = |v: Value| match v {
+        Value::Win(n) => Value::Loss(n),
+        Value::Loss(n) => Value::Win(n),
+        Value::Draw => Value::Draw,
+    };
+    let rank = |v: Value| match v {
+        Value::Win(n) => (0, n as i32),
+        Value::Draw => (1, 0),
+        Value::Loss(n) => (2, -(n as i32)),
+    };
+    let outcome = |v: Value| rank(v).0;
+    let mut rng = StdRng::seed_from_u64(3);
+    let (mut marks, mut checked) = (std::collections::HashMap::new(), 0);
+    for _ in 0..30 {
+        let mut pos: Position = "........................ w 3 3".parse().unwrap();
+        let mut record = vec![];
+        let mut expected = vec![];
+        while record.len() < 24 {
+            let children = Naive::successors(&pos, true);
+            if children.is_empty() || pos.mover_total() < 3 {
+                break;
+            }
+            let list = millbase::rules::moves::legal_moves(&pos, Variant::default());
+            let mv = list[rng.random_range(0..list.len())];
+            let after = millbase::rules::moves::apply(&pos, mv);
+            let before = placement.value(&pos);
+            let played = flip(placement.value(&after));
+            let best = (list.iter())
+                .map(|&m| flip(placement.value(&millbase::rules::moves::apply(&pos, m))))
+                .min_by_key(|&v| rank(v))
+                .unwrap();
+            let mark = match (outcome(best), outcome(played)) {
+                (0, 2) => "blunder",
+                (b, a) if a > b => "mistake",
+                _ if rank(played) == rank(best) || outcome(best) == 1 => "best",
+                _ => "keeps",
+            };
+            expected.push((before, played, mark));
+            record.push(mv.to_string());
+            pos = after;
+        }
+        if record.is_empty() {
+            continue;
+        }
+        let moves = record.join(" ");
+        let o = run(&[
+            "review",
+            "--db",
+            db,
+            "--position",
+            "........................ w 3 3",
+            "--moves",
+            &moves,
+            "--json",
+        ]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+        let got = v["moves"].as_array().unwrap();
+        assert_eq!(got.len(), expected.len(), "{moves}");
+        for (g, (before, after, mark)) in got.iter().zip(&expected) {
+            assert_eq!(g["before"]["value"], before.name(), "{moves}: {g}");
+            assert_eq!(
+                g["before"]["plies"].as_u64(),
+                before.plies().map(u64::from),
+                "{moves}: {g}"
+            );
+            assert_eq!(g["after"]["value"], after.name(), "{moves}: {g}");
+            assert_eq!(
+                g["after"]["plies"].as_u64(),
+                after.plies().map(u64::from),
+                "{moves}: {g}"
+            );
+            assert_eq!(g["mark"], *mark, "{moves}: {g}");
+            assert_eq!(g["best"].is_null(), *mark == "best", "{moves}: {g}");
+            *marks.entry(*mark).or_insert(0) += 1;
+            checked += 1;
+        }
+        // the summary counts the marks
+        let white = &v["summary"]["white"];
+        let total: u64 = ["best", "keeps", "mistake", "blunder"]
+            .iter()
+            .map(|m| white[m].as_u64().unwrap())
+            .sum();
+        assert_eq!(total as usize, expected.len().div_ceil(2), "{v}");
+    }
+    assert!(checked > 200, "{checked}");
+    assert!(marks.len() >= 3, "random games see most marks: {marks:?}");
+}

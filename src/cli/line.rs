@@ -34,7 +34,9 @@ pub struct LineArgs {
 pub fn run(a: LineArgs, out: &mut impl Write) -> Result<(), Failure> {
     let start = a.position.start(false)?;
     let database = a.limit.open(&a.db.db)?;
-    let game = a.position.game(start, database.variant(), a.counter.unwrap_or(0))?;
+    let game = a
+        .position
+        .game(start, database.variant(), a.counter.unwrap_or(0))?;
     let pos = game.as_ref().map_or(start, Game::position);
     // after --moves, the line goes on from the game's counter
     let counter = match &game {

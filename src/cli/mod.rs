@@ -9,6 +9,7 @@ mod perft;
 mod probe;
 mod progress;
 mod query;
+mod review;
 mod serve;
 mod show;
 mod solve_opening;
@@ -113,6 +114,14 @@ enum Command {
     /// (a mistake turns a win into a draw or a draw into a loss, a blunder a
     /// win into a loss) and the mistakes per 100 moves are given by phase.
     Arena(arena::ArenaArgs),
+    /// Review a game: every move judged from its mover's side by the
+    /// database, before and after it.
+    ///
+    /// Each move is marked best (the outcome kept at the best distance),
+    /// keeps (kept, slower), mistake (win to draw, draw to loss) or blunder
+    /// (win to loss), with the best move where another was played; under the
+    /// no-removal rule where the database has its tables.
+    Review(review::ReviewArgs),
 }
 
 /// `--no-flying`.
@@ -370,6 +379,7 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
         Command::Serve(a) => serve::run(a, out),
         Command::Checksums(a) => checksums::run(a, out),
         Command::Arena(a) => arena::run(a, out),
+        Command::Review(a) => review::run(a, out),
     }
 }
 

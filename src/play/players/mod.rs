@@ -211,7 +211,7 @@ pub fn answer_for(db: &Database, game: &Game) -> Result<Answer, QueryError> {
 }
 
 /// [`answer_for`] of `pos` at `counter` in a game of `move_limit`.
-fn answer_at(
+pub(crate) fn answer_at(
     db: &Database,
     pos: &Position,
     counter: u16,

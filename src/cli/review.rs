@@ -1,0 +1,119 @@
+//! `millbase review`: every move of a game judged by the database.
+
+use super::{DbArgs, Failure, LimitArgs, PositionArgs, write_json};
+use clap::Args;
+use millbase::play::review::{Mark, Reviewed, Standing, review, summary};
+use millbase::rules::position::{Color, Position};
+use millbase::solve::value::Value;
+use serde_json::json;
+use std::io::Write;
+
+#[derive(Args)]
+pub struct ReviewArgs {
+    #[command(flatten)]
+    db: DbArgs,
+    #[command(flatten)]
+    limit: LimitArgs,
+    /// The start of the game (default: the initial position).
+    #[arg(long, value_name = "POS")]
+    position: Option<String>,
+    /// The game's moves, e.g. "1. d1 a1 2. d2 a4" (move numbers and upper
+    /// case allowed).
+    #[arg(long, value_name = "MOVES")]
+    moves: String,
+    /// Plies since the last removal at the start of the game (0 by default).
+    #[arg(long, value_name = "C", default_value_t = 0)]
+    counter: u16,
+    /// One JSON object: every move and each side's summary.
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn run(a: ReviewArgs, out: &mut impl Write) -> Result<(), Failure> {
+    let record = PositionArgs {
+        position: a.position,
+        moves: Some(a.moves),
+    };
+    let start = record.start(false)?;
+    let database = a.limit.open(&a.db.db)?;
+    let game = (record.game(start, database.variant(), a.counter)?).expect("the moves are given");
+    let moves = review(&database, &game)?;
+    if a.json {
+        let side = |c: Color| {
+            let n = summary(&moves, c);
+            let pairs = Mark::ALL
+                .iter()
+                .map(|m| (m.name().to_string(), json!(n[*m as usize])));
+            serde_json::Value::Object(pairs.collect())
+        };
+        let v = json!({
+            "moves": moves.iter().map(move_json).collect::<Vec<_>>(),
+            "summary": {"white": side(Color::White), "black": side(Color::Black)},
+        });
+        return write_json(out, &v);
+    }
+    writeln!(out, "{}", first_line(&game.start(), moves.len()))?;
+    for m in &moves {
+        let number = match game.start().side {
+            Color::White => m.ply.div_ceil(2),
+            Color::Black => m.ply / 2 + 1,
+        };
+        let best = m.best.map_or(String::new(), |b| format!("; best {b}"));
+        writeln!(
+            out,
+            "{:>4}. {:<6} {:<10} {:<8} {} -> {}{best}",
+            number,
+            m.side.name(),
+            m.mv.to_string(),
+            m.mark.name(),
+            standing(m.before),
+            standing(m.after)
+        )?;
+    }
+    for c in [Color::White, Color::Black] {
+        let n = summary(&moves, c);
+        let parts: Vec<String> = (Mark::ALL.iter())
+            .map(|m| format!("{} {}", n[*m as usize], m.name()))
+            .collect();
+        writeln!(out, "{}: {}", c.name(), parts.join(", "))?;
+    }
+    Ok(())
+}
+
+fn first_line(start: &Position, plies: usize) -> String {
+    format!("{plies} plies from {start}; each move from its mover's side, before -> after")
+}
+
+/// "wins in 7", "draws", "loses in 4", with the rule's category where it
+/// differs.
+fn standing(s: Standing) -> String {
+    let plain = match s.value {
+        Value::Win(n) => format!("wins in {n}"),
+        Value::Loss(n) => format!("loses in {n}"),
+        Value::Draw => "draws".to_string(),
+    };
+    match s.category {
+        Some(c) if c.is_draw() && s.value != Value::Draw => format!("{plain} ({})", c.name()),
+        _ => plain,
+    }
+}
+
+fn standing_json(s: Standing) -> serde_json::Value {
+    let mut v = json!({"value": s.value.name(), "plies": s.value.plies()});
+    if let Some(c) = s.category {
+        v["category"] = json!(c.name());
+    }
+    v
+}
+
+fn move_json(m: &Reviewed) -> serde_json::Value {
+    json!({
+        "ply": m.ply,
+        "side": m.side.json_name(),
+        "move": m.mv.to_string(),
+        "before": standing_json(m.before),
+        "after": standing_json(m.after),
+        "mark": m.mark.name(),
+        "best": m.best.map(|b| b.to_string()),
+    })
+}

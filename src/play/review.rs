@@ -1,0 +1,147 @@
+//! The review of a game (docs/RULES.md, "Reviewing a game"): every move
+//! judged from its mover's side by the database, before and after it, and
+//! the best move where another was played.
+
+use crate::answer::policy::{EvaluatedMove, Outcome, outcome_for_mover, preference};
+use crate::answer::query::{Database, QueryError};
+use crate::play::game::Game;
+use crate::play::players::answer_at;
+use crate::rules::moves::Move;
+use crate::rules::position::Color;
+use crate::solve::counter::Category;
+use crate::solve::value::Value;
+use serde::Serialize;
+use std::fmt;
+
+/// How a move did, from its mover's side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Mark {
+    /// The outcome kept, at the best distance (fastest win, slowest loss,
+    /// any drawing move in a draw).
+    Best,
+    /// The outcome kept, at a worse distance.
+    Keeps,
+    /// One step down: win to draw, or draw to loss.
+    Mistake,
+    /// Win to loss.
+    Blunder,
+}
+
+impl Mark {
+    /// Every mark, best first.
+    pub const ALL: [Mark; 4] = [Mark::Best, Mark::Keeps, Mark::Mistake, Mark::Blunder];
+
+    /// `best`, `keeps`, `mistake` or `blunder`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Mark::Best => "best",
+            Mark::Keeps => "keeps",
+            Mark::Mistake => "mistake",
+            Mark::Blunder => "blunder",
+        }
+    }
+
+    /// The mark of a move whose mover stood at `before` and stands at
+    /// `after`; `fastest`: whether it was among the best moves.
+    fn of(before: Outcome, after: Outcome, fastest: bool) -> Mark {
+        match (before, after) {
+            (Outcome::Win, Outcome::Loss) => Mark::Blunder,
+            (b, a) if a > b => Mark::Mistake,
+            _ if fastest => Mark::Best,
+            _ => Mark::Keeps,
+        }
+    }
+}
+
+impl fmt::Display for Mark {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A value from the mover's side, with its standing under the rule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Standing {
+    /// The plain value.
+    pub value: Value,
+    /// Under the no-removal rule, where its tables answer.
+    pub category: Option<Category>,
+}
+
+/// One reviewed move.
+#[derive(Clone, Debug)]
+pub struct Reviewed {
+    /// Its ply in the game, from 1.
+    pub ply: usize,
+    /// The side that made it.
+    pub side: Color,
+    /// The move.
+    pub mv: Move,
+    /// The mover's standing before it.
+    pub before: Standing,
+    /// The mover's standing after it (the plies left after the move).
+    pub after: Standing,
+    /// How it did.
+    pub mark: Mark,
+    /// The best move, where the one played was not among the best.
+    pub best: Option<Move>,
+}
+
+/// Reviews every move of `game` against `db`: the answers at each position
+/// of the game, under the rule at the game's counter where the database
+/// holds the tables of the game's move limit.
+pub fn review(db: &Database, game: &Game) -> Result<Vec<Reviewed>, QueryError> {
+    let mut out = vec![];
+    let positions = game.positions();
+    for (k, &mv) in game.moves().iter().enumerate() {
+        let pos = positions[k];
+        let answer = answer_at(db, &pos, game.counters()[k], game.move_limit())?;
+        let played = (answer.moves.iter())
+            .find(|m| m.mv == mv)
+            .expect("a move of the game is legal");
+        let top = answer.moves.first().expect("a move was played");
+        let best_key = preference(top);
+        let fastest = preference(played) == best_key;
+        let mark = Mark::of(outcome_for_mover(top), outcome_for_mover(played), fastest);
+        out.push(Reviewed {
+            ply: k + 1,
+            side: pos.side,
+            mv,
+            before: Standing {
+                value: answer.value,
+                category: answer.rule.map(|r| r.category),
+            },
+            after: after_for_mover(played),
+            mark,
+            best: (!fastest).then_some(top.mv),
+        });
+    }
+    Ok(out)
+}
+
+/// The mover's standing after `m`, from the standing of the opponent there.
+fn after_for_mover(m: &EvaluatedMove) -> Standing {
+    let value = match m.value {
+        Value::Win(n) => Value::Loss(n),
+        Value::Loss(n) => Value::Win(n),
+        Value::Draw => Value::Draw,
+    };
+    let category = m.rule.map(|r| match r.category {
+        Category::Win => Category::Loss,
+        Category::CursedWin => Category::BlessedLoss,
+        Category::Draw => Category::Draw,
+        Category::BlessedLoss => Category::CursedWin,
+        Category::Loss => Category::Win,
+    });
+    Standing { value, category }
+}
+
+/// The count of each mark of `side`'s moves.
+pub fn summary(moves: &[Reviewed], side: Color) -> [usize; 4] {
+    let mut n = [0; 4];
+    for m in moves.iter().filter(|m| m.side == side) {
+        n[m.mark as usize] += 1;
+    }
+    n
+}
