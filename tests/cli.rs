@@ -977,3 +977,55 @@ fn review_marks_every_move_as_the_brute_force_does() {
     assert!(checked > 200, "{checked}");
     assert!(marks.len() >= 3, "random games see most marks: {marks:?}");
 }
+
+/// `millbase play` in the terminal: moves typed in, the computer's replies,
+/// undo, hint, bad input, and a game to its end, without a database.
+#[test]
+fn play_a_game_in_the_terminal() {
+    use std::io::Write;
+    let play = |args: &[&str], input: &str| -> String {
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_millbase"))
+            .arg("play")
+            .args(args)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(input.as_bytes())
+            .unwrap();
+        let o = child.wait_with_output().unwrap();
+        assert!(o.status.success());
+        String::from_utf8(o.stdout).unwrap()
+    };
+    let start = "........................ w 3 3";
+    let text = play(
+        &["--level", "simple", "--position", start],
+        "D1\nhint\nundo\nd1 a1\nb7\nd1\nd1\nquit\n",
+    );
+    assert!(
+        text.contains("You play White against the simple level"),
+        "{text}"
+    );
+    assert!(text.contains("The computer plays"), "{text}");
+    assert!(text.contains("Hint: "), "{text}");
+    assert!(text.contains("One move at a time"), "{text}");
+    assert!(text.contains("b7 is not a point"), "{text}");
+    assert!(text.contains("d1: d1 is not empty"), "{text}");
+    // after the undo the start stands again, White to move
+    let after_undo = text.split("Hint: ").nth(1).unwrap();
+    assert!(after_undo.contains(start), "{text}");
+    // the computer as White; random moves typed until the game ends
+    let mut input = String::new();
+    for p in ["a1", "d1", "g1", "b2", "d2", "f2", "c3", "d3", "e3"] {
+        input.push_str(&format!("{p}\n"));
+    }
+    let text = play(
+        &["--level", "random", "--as", "black", "--position", start],
+        &input,
+    );
+    assert!(text.contains("You play Black"), "{text}");
+}

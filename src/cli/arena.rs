@@ -1,6 +1,6 @@
 //! `millbase arena`: games between two levels, on every core.
 
-use super::{Failure, RuleArgs, ThreadArgs, parse_position, write_json};
+use super::{Failure, RuleArgs, ThreadArgs, parse_level, parse_position, write_json};
 use clap::Args;
 use millbase::answer::query::Database;
 use millbase::play::players::Level;
@@ -51,13 +51,6 @@ pub struct ArenaArgs {
     /// One JSON line per game, then a summary line.
     #[arg(long)]
     json: bool,
-}
-
-fn parse_level(s: &str) -> Result<Level, String> {
-    Level::from_name(s).ok_or_else(|| {
-        let names: Vec<&str> = Level::ALL.iter().map(|l| l.name()).collect();
-        format!("{s:?} is not a level: one of {}", names.join(", "))
-    })
 }
 
 /// One game's line of `--json`.

@@ -6,6 +6,7 @@ mod generate;
 mod line;
 mod moves;
 mod perft;
+mod play;
 mod probe;
 mod progress;
 mod query;
@@ -23,6 +24,7 @@ use clap::{Args, Parser, Subcommand};
 use millbase::Variant;
 use millbase::answer::query::{Database, QueryError};
 use millbase::play::game::Game;
+use millbase::play::players::Level;
 use millbase::rules::position::Position;
 use millbase::storage::StorageError;
 use millbase::storage::dir::DbError;
@@ -122,6 +124,12 @@ enum Command {
     /// (win to loss), with the best move where another was played; under the
     /// no-removal rule where the database has its tables.
     Review(review::ReviewArgs),
+    /// Play a game against a level in the terminal.
+    ///
+    /// The board is shown after every move; type moves as d1, d1-d2 or
+    /// d1-d2xa7, or undo (your last move and the reply), hint (the database's
+    /// best move, or the hard level's without a database) or quit.
+    Play(play::PlayArgs),
 }
 
 /// `--no-flying`.
@@ -380,6 +388,7 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
         Command::Checksums(a) => checksums::run(a, out),
         Command::Arena(a) => arena::run(a, out),
         Command::Review(a) => review::run(a, out),
+        Command::Play(a) => play::run(a, out),
     }
 }
 
@@ -396,5 +405,13 @@ fn game_json(game: &Game) -> serde_json::Value {
         "counter": game.counter(),
         "repetitions": game.repetitions(),
         "result": result,
+    })
+}
+
+/// A level by its name, for clap.
+fn parse_level(s: &str) -> Result<Level, String> {
+    Level::from_name(s).ok_or_else(|| {
+        let names: Vec<&str> = Level::ALL.iter().map(|l| l.name()).collect();
+        format!("{s:?} is not a level: one of {}", names.join(", "))
     })
 }
