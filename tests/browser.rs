@@ -187,8 +187,14 @@ async fn the_explorer_in_a_real_browser() {
     let (_driver, port) = chromedriver();
     let c = browser(port).await;
 
-    // the page loads the initial position of the 4-stone game from its URL
+    // the page opens the start of the largest game the database holds
     let start = "........................ w 4 4";
+    c.goto(&url).await.unwrap();
+    assert_eq!(shown(&c, Some(start)).await, start);
+    assert!(text(&c, "#variant").await.contains("4 stones a side"));
+    assert!(text(&c, "#error").await.is_empty());
+
+    // the page loads the initial position of the 4-stone game from its URL
     c.goto(&format!("{url}/?position={}", start.replace(' ', "%20")))
         .await
         .unwrap();

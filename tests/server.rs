@@ -118,6 +118,8 @@ async fn health_and_statistics() {
     let (status, h) = get(dir.path(), "/api/health").await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(h["rules"], "flying");
+    // the start of the largest game it holds: 4 stones a side
+    assert_eq!(h["start"], "........................ w 4 4");
     let present = millbase::storage::dir::DbDir::open(dir.path())
         .unwrap()
         .present();

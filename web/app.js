@@ -7,7 +7,8 @@ const POINTS = ["a1", "d1", "g1", "b2", "d2", "f2", "c3", "d3", "e3", "a4", "b4"
 const LINES = [["a1", "g1"], ["b2", "f2"], ["c3", "e3"], ["a4", "c4"], ["e4", "g4"],
   ["c5", "e5"], ["b6", "f6"], ["a7", "g7"], ["a1", "a7"], ["b2", "b6"], ["c3", "c5"],
   ["d1", "d3"], ["d5", "d7"], ["e3", "e5"], ["f2", "f6"], ["g1", "g7"]];
-const START = "........................ w 9 9";
+// the initial position of the largest game the database holds (/api/health)
+let START = "........................ w 9 9";
 const SVG = "http://www.w3.org/2000/svg";
 
 const $ = (id) => document.getElementById(id);
@@ -364,8 +365,13 @@ function positionFromUrl() {
   return new URLSearchParams(location.search).get("position") || START;
 }
 
-function start() {
-  api("/api/health").then((h) => { $("variant").textContent = `${h.rules} rules`; }).catch(() => {});
+async function start() {
+  try {
+    const h = await api("/api/health");
+    if (h.start) START = h.start;
+    const n = Number(START.split(" ")[2]);
+    $("variant").textContent = `${h.rules} rules` + (n < 9 ? `; the game with ${n} stones a side` : "");
+  } catch (e) { /* the page still works without */ }
   if (location.pathname === "/stats") {
     $("stats").hidden = false;
     showStats();

@@ -64,9 +64,9 @@ impl fmt::Display for QueryError {
             QueryError::Counter(m) => f.write_str(m),
             QueryError::PlacementPhase(p) => write!(
                 f,
-                "{p}: the database lacks the placement sector {} of this position (stones in hand); \
-                 build it with `millbase generate --db DIR`, or solve the position by search \
-                 (Database::answer, OpeningSearch)",
+                "{p}: the database lacks the placement sector {} of this position (stones in \
+                 hand): it holds a smaller game. `millbase generate --db DIR` builds the whole \
+                 game; `millbase query` solves such a position by search",
                 Subspace::of(p)
             ),
         }

@@ -348,6 +348,10 @@ struct Health {
     #[serde(rename = "rules")]
     variant: &'static str,
     sectors: Vec<String>,
+    /// The initial position of the largest game the database holds (`w 5 5`
+    /// for `generate --max-stones 5`), `null` for one without the placement
+    /// phase.
+    start: Option<String>,
     /// The files found damaged, relative to the database.
     damaged: Vec<Damaged>,
 }
@@ -359,21 +363,29 @@ struct Damaged {
 }
 
 async fn health(State(shared): State<Arc<Shared>>) -> Result<Json<Health>, ApiError> {
-    let (sectors, damaged) = blocking(&shared, |s| {
-        let sectors = s.db.dir().present().iter().map(|x| x.to_string()).collect();
+    let (sectors, start, damaged) = blocking(&shared, |s| {
+        let present = s.db.dir().present();
+        let sectors = present.iter().map(|x| x.to_string()).collect();
+        // the largest game's start: no stones on the board, as many in hand
+        let start = (present.iter())
+            .filter(|x| x.mover + x.opponent == 0 && x.mover_hand == x.opponent_hand)
+            .map(|x| x.mover_hand)
+            .max()
+            .map(|n| format!("{} w {n} {n}", ".".repeat(24)));
         let damaged: Vec<Damaged> = (s.db.check_files().into_iter())
             .map(|(file, error)| Damaged {
                 file: file.display().to_string(),
                 error: bounded(s.public(ApiError::bad_request(error)).message),
             })
             .collect();
-        Ok((sectors, damaged))
+        Ok((sectors, start, damaged))
     })
     .await?;
     Ok(Json(Health {
         status: if damaged.is_empty() { "ok" } else { "damaged" },
         variant: shared.db.variant().name(),
         sectors,
+        start,
         damaged,
     }))
 }
