@@ -146,7 +146,7 @@ fn line_and_probe() {
     assert_eq!(
         stdout(&run(&["line", "--db", p, WIN_IN_ONE])),
         "WW.....BB..........W.B.. w 0 0: White wins in 1 ply\n   \
-         1. White  d6-g1xd3   (White wins in 1 ply)\n\
+         1.   White  d6-g1xd3   (White wins in 1 ply)\n\
          Black has 2 stones: White has won. Now WWW.....B............B.. b 0 0\n"
     );
     assert_eq!(

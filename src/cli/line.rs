@@ -1,11 +1,12 @@
 //! `millbase line`: the perfect-play line to the end of the game.
 
-use super::text::outcome;
+use super::text::{outcome, outcome_in_plies};
 use super::{DbArgs, Failure, LimitArgs, PositionArgs, write_json};
 use clap::Args;
 use millbase::answer::policy::{Ask, LineEnd, RuleValue};
 use millbase::answer::query::QueryError;
 use millbase::play::game::Game;
+use millbase::rules::position::Color;
 use std::io::Write;
 
 #[derive(Args)]
@@ -16,7 +17,8 @@ pub struct LineArgs {
     limit: LimitArgs,
     #[command(flatten)]
     position: PositionArgs,
-    /// From a drawn position, stop after this many moves.
+    /// From a drawn position, stop after this many plies (a ply is one move
+    /// of one side).
     #[arg(long, value_name = "N", default_value_t = 40)]
     max_plies: usize,
     /// One JSON object: {"position", "value", "plies", "line": [{"move", "position", "value", "plies"}]},
@@ -69,14 +71,21 @@ pub fn run(a: LineArgs, out: &mut impl Write) -> Result<(), Failure> {
         } else {
             pos.side.other()
         };
+        // moves numbered as players number them: White's and Black's n-th
+        // moves share the number n (`15.` and `15...`)
+        let number = match pos.side {
+            Color::White => i / 2 + 1,
+            Color::Black => (i + 1) / 2 + 1,
+        };
+        let dots = if mover == Color::White { "." } else { "..." };
         writeln!(
             out,
-            "{:>4}. {:<6} {:<10} ({} {}{})",
-            i + 1,
+            "{:>4}{dots:<3} {:<6} {:<10} ({} {}{})",
+            number,
             mover.name(),
             step.mv.to_string(),
             mover.name(),
-            outcome(step.value),
+            outcome_in_plies(step.value),
             standing(step.rule)
         )?;
     }

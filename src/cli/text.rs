@@ -13,8 +13,19 @@ pub fn duration(seconds: f64) -> String {
     }
 }
 
-/// "wins in 3 plies", "draws", "loses in 1 ply": the value for the side to move.
+/// "wins in 29 plies (15 moves)", "draws", "loses in 1 ply": the value for
+/// the side to move, with the moves of the side that moves last where that
+/// helps (players count moves in pairs: ply 29 is the 15th move of the side
+/// that makes it).
 pub fn outcome(v: Value) -> String {
+    match v.plies() {
+        Some(n) if n > 2 => format!("{} ({} moves)", outcome_in_plies(v), n.div_ceil(2)),
+        _ => outcome_in_plies(v),
+    }
+}
+
+/// "wins in 29 plies", "draws", "loses in 1 ply".
+pub fn outcome_in_plies(v: Value) -> String {
     let plies = |n: u16| format!("{n} pl{}", if n == 1 { "y" } else { "ies" });
     match v {
         Value::Win(n) => format!("wins in {}", plies(n)),
