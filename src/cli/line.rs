@@ -75,7 +75,7 @@ pub fn run(a: LineArgs, out: &mut impl Write) -> Result<(), Failure> {
         // moves share the number n (`15.` and `15...`)
         let number = match pos.side {
             Color::White => i / 2 + 1,
-            Color::Black => (i + 1) / 2 + 1,
+            Color::Black => i.div_ceil(2) + 1,
         };
         let dots = if mover == Color::White { "." } else { "..." };
         writeln!(
