@@ -743,18 +743,7 @@ fn a_finished_game_is_a_result_everywhere() {
         let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
         check(&v, "line");
         assert_eq!(v["line"].as_array().unwrap().len(), 0);
-        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_millbase"))
-            .args(["probe", "--db", db])
-            .stdin(std::process::Stdio::piped())
-            .stdout(std::process::Stdio::piped())
-            .spawn()
-            .unwrap();
-        std::io::Write::write_all(
-            &mut child.stdin.take().unwrap(),
-            format!("{pos}\n").as_bytes(),
-        )
-        .unwrap();
-        let o = child.wait_with_output().unwrap();
+        let o = common::run_with_input(&["probe", "--db", db], &format!("{pos}\n"));
         check(&serde_json::from_str(&stdout(&o)).unwrap(), "probe");
         let text = stdout(&run(&["query", "--db", db, pos]));
         let who = if winner == "white" {
@@ -982,22 +971,11 @@ fn review_marks_every_move_as_the_brute_force_does() {
 /// undo, hint, bad input, and a game to its end, without a database.
 #[test]
 fn play_a_game_in_the_terminal() {
-    use std::io::Write;
     let play = |args: &[&str], input: &str| -> String {
-        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_millbase"))
-            .arg("play")
-            .args(args)
-            .stdin(std::process::Stdio::piped())
-            .stdout(std::process::Stdio::piped())
-            .spawn()
-            .unwrap();
-        child
-            .stdin
-            .take()
-            .unwrap()
-            .write_all(input.as_bytes())
-            .unwrap();
-        let o = child.wait_with_output().unwrap();
+        let args: Vec<&str> = std::iter::once("play")
+            .chain(args.iter().copied())
+            .collect();
+        let o = common::run_with_input(&args, input);
         assert!(o.status.success());
         String::from_utf8(o.stdout).unwrap()
     };

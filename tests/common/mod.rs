@@ -11,6 +11,27 @@ pub fn run<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> Output {
         .expect("run millbase")
 }
 
+/// Runs `millbase` with `args`, `input` on its standard input, and waits for
+/// it.
+#[allow(dead_code)]
+pub fn run_with_input(args: &[&str], input: &str) -> Output {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_millbase"))
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("run millbase");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    child.wait_with_output().expect("wait for millbase")
+}
+
 /// Starts `millbase` with `args` in the background, its output discarded.
 #[allow(dead_code)]
 pub fn spawn_silent(args: &[&str]) -> std::process::Child {
