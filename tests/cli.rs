@@ -1007,3 +1007,38 @@ fn play_a_game_in_the_terminal() {
     );
     assert!(text.contains("You play Black"), "{text}");
 }
+
+/// Under the no-removal rule the text groups moves by their category: the
+/// 3-stone game's start is a win in 23 plies, cursed under a 20-ply limit,
+/// so every winning move is listed as a cursed win.
+#[test]
+fn query_text_groups_moves_by_their_category_under_the_rule() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().to_str().unwrap();
+    let o = run(&[
+        "generate",
+        "--db",
+        db,
+        "--max-stones",
+        "3",
+        "--move-limit",
+        "20",
+        "--quiet",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = stdout(&run(&[
+        "query",
+        "--db",
+        db,
+        "........................ w 3 3",
+    ]));
+    assert!(
+        text.contains("White wins in 23 plies (12 moves)."),
+        "{text}"
+    );
+    assert!(
+        text.contains("Cursed wins (wins the no-removal rule draws) (24):"),
+        "{text}"
+    );
+    assert!(!text.contains("Winning moves"), "{text}");
+}

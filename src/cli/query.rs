@@ -109,17 +109,35 @@ fn write_moves(out: &mut impl Write, answer: &Answer) -> std::io::Result<()> {
             None => shown.push((m.clone(), vec![])),
         }
     }
-    // by the value each move leads to: a loss for the opponent wins
-    for (name, kind) in [("Winning", "loss"), ("Drawing", "draw"), ("Losing", "win")] {
-        let group: Vec<&(EvaluatedMove, Vec<String>)> = shown
-            .iter()
-            .filter(|(m, _)| m.value.name() == kind)
-            .collect();
+    // by what each move leads to for the opponent: under the rule its
+    // category there (a cursed win and a blessed loss apart), else its value
+    let groups = [
+        ("Winning moves", Category::Loss),
+        (
+            "Cursed wins (wins the no-removal rule draws)",
+            Category::BlessedLoss,
+        ),
+        ("Drawing moves", Category::Draw),
+        (
+            "Blessed losses (losses the no-removal rule draws)",
+            Category::CursedWin,
+        ),
+        ("Losing moves", Category::Win),
+    ];
+    let category = |m: &EvaluatedMove| match (m.rule, m.value) {
+        (Some(r), _) => r.category,
+        (None, Value::Loss(_)) => Category::Loss,
+        (None, Value::Draw) => Category::Draw,
+        (None, Value::Win(_)) => Category::Win,
+    };
+    for (name, kind) in groups {
+        let group: Vec<&(EvaluatedMove, Vec<String>)> =
+            shown.iter().filter(|(m, _)| category(m) == kind).collect();
         if group.is_empty() {
             continue;
         }
         let count: usize = group.iter().map(|(_, i)| 1 + i.len()).sum();
-        writeln!(out, "{name} moves ({count}):")?;
+        writeln!(out, "{name} ({count}):")?;
         for (m, images) in group {
             let same = if images.is_empty() {
                 String::new()
