@@ -13,7 +13,6 @@ use crate::rules::position::Position;
 use crate::rules::variant::Variant;
 use crate::solve::counter::Category;
 use crate::solve::value::Value;
-use serde::Serialize as DeriveSerialize;
 use serde::ser::{Serialize, SerializeStruct, Serializer};
 use std::fmt;
 
@@ -448,7 +447,7 @@ impl fmt::Display for LineEnd {
 }
 
 /// `{"winner": "white"|"black"|null, "reason": R}`, docs/RULES.md.
-#[derive(DeriveSerialize)]
+#[derive(serde::Serialize)]
 struct ResultJson {
     winner: Option<&'static str>,
     reason: &'static str,

@@ -6,6 +6,7 @@ use crate::answer::policy::{EvaluatedMove, Outcome, outcome_for_mover, preferenc
 use crate::answer::query::{Database, QueryError};
 use crate::play::game::Game;
 use crate::play::players::answer_at;
+use crate::play::players::arena::Judgement;
 use crate::rules::moves::Move;
 use crate::rules::position::Color;
 use crate::solve::counter::Category;
@@ -45,11 +46,11 @@ impl Mark {
     /// The mark of a move whose mover stood at `before` and stands at
     /// `after`; `fastest`: whether it was among the best moves.
     fn of(before: Outcome, after: Outcome, fastest: bool) -> Mark {
-        match (before, after) {
-            (Outcome::Win, Outcome::Loss) => Mark::Blunder,
-            (b, a) if a > b => Mark::Mistake,
-            _ if fastest => Mark::Best,
-            _ => Mark::Keeps,
+        match Judgement::of(before, after) {
+            Judgement::Blunder => Mark::Blunder,
+            Judgement::Mistake => Mark::Mistake,
+            Judgement::Keeps if fastest => Mark::Best,
+            Judgement::Keeps => Mark::Keeps,
         }
     }
 }
