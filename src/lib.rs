@@ -21,6 +21,9 @@
 //! - [`play`]: a game with its history and end, the players, games between them;
 //! - [`server`]: the web explorer and its HTTP API.
 //!
+//! Beside Mill, [`bearoff`] solves backgammon's bear-off the same way, into
+//! gnubg's database files and a larger one of millbase's own.
+//!
 //! # Probing a database and walking a line
 //!
 //! ```
@@ -56,6 +59,7 @@
 #![warn(missing_docs)]
 
 pub mod answer;
+pub mod bearoff;
 pub mod build;
 pub mod index;
 pub mod play;

@@ -3,6 +3,8 @@
 //! variant in the header. See `docs/FORMAT.md`.
 //!
 //! - [`header`]: the fixed header of a file;
+//! - [`blocks`]: the block index (offsets and checksums), shared with the
+//!   bear-off file;
 //! - [`codec`]: one codec per entry encoding, a block's cells to bytes and back;
 //! - [`write`](mod@write): writing a table, atomically (temporary, sync, rename);
 //! - [`table`]: an open file, checked, its blocks read singly or whole;
@@ -12,6 +14,7 @@
 //! gets, and what a table of the no-removal rule means, is [`dir`]'s and the
 //! solver's.
 
+pub mod blocks;
 pub mod codec;
 pub mod dir;
 pub mod header;

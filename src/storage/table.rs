@@ -6,6 +6,7 @@
 use crate::index::{Indexer, Subspace};
 use crate::rules::variant::Variant;
 use crate::solve::value::Cell;
+use crate::storage::blocks::{BlockIndex, index_len};
 use crate::storage::codec::{self, BlockBytes, distance, wdl};
 use crate::storage::{Encoding, HEADER_LEN, Header, StorageError, corrupt, io_err};
 use memmap2::Mmap;
@@ -95,8 +96,7 @@ pub struct Table {
     identity: FileIdentity,
     /// The file's header.
     pub header: Header,
-    offsets: Vec<u64>,
-    crcs: Vec<u32>,
+    blocks: BlockIndex,
     exceptions: Vec<(u64, u16)>,
 }
 
@@ -183,7 +183,7 @@ impl Table {
             return Err(corrupt(path, "inconsistent block size or count in header"));
         }
         let nb = header.blocks as usize;
-        let tables_len = 8 * (nb + 1) + 4 * nb + 10 * header.exceptions as usize + 4;
+        let tables_len = index_len(nb) + 10 * header.exceptions as usize + 4;
         let t = map
             .get(HEADER_LEN..HEADER_LEN + tables_len)
             .ok_or_else(|| {
@@ -199,15 +199,9 @@ impl Table {
         if crc32fast::hash(body) != u32::from_le_bytes(crc.try_into().unwrap()) {
             return Err(corrupt(path, "offset table checksum mismatch"));
         }
-        let offsets: Vec<u64> = body[..8 * (nb + 1)]
-            .chunks(8)
-            .map(|c| u64::from_le_bytes(c.try_into().unwrap()))
-            .collect();
-        let crcs: Vec<u32> = body[8 * (nb + 1)..8 * (nb + 1) + 4 * nb]
-            .chunks(4)
-            .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
-            .collect();
-        let exceptions: Vec<(u64, u16)> = body[8 * (nb + 1) + 4 * nb..]
+        let data_start = (HEADER_LEN + tables_len) as u64;
+        let blocks = BlockIndex::parse(path, body, nb, data_start, map.len() as u64)?;
+        let exceptions: Vec<(u64, u16)> = body[index_len(nb)..]
             .chunks(10)
             .map(|c| {
                 (
@@ -216,20 +210,6 @@ impl Table {
                 )
             })
             .collect();
-        let data_start = (HEADER_LEN + tables_len) as u64;
-        if offsets[0] != data_start || offsets.windows(2).any(|w| w[0] > w[1]) {
-            return Err(corrupt(path, "offset table out of order"));
-        }
-        if offsets[nb] != map.len() as u64 {
-            return Err(corrupt(
-                path,
-                format!(
-                    "truncated or extended: {} bytes, expected {}",
-                    map.len(),
-                    offsets[nb]
-                ),
-            ));
-        }
         if exceptions.windows(2).any(|w| w[0].0 >= w[1].0)
             || exceptions.last().is_some_and(|e| e.0 >= header.entries)
         {
@@ -240,8 +220,7 @@ impl Table {
             source,
             identity,
             header,
-            offsets,
-            crcs,
+            blocks,
             exceptions,
         })
     }
@@ -287,7 +266,7 @@ impl Table {
             let f = format!("block {b} {}", self.no_such_block());
             return Err(corrupt(&self.path, f));
         }
-        let (start, end) = (self.offsets[b], self.offsets[b + 1]);
+        let (start, end) = (self.blocks.offsets[b], self.blocks.offsets[b + 1]);
         BLOCK_READER.with_borrow_mut(|(zd, data)| {
             data.resize((end - start) as usize, 0);
             self.source.read_exact_at(data, start).map_err(|e| {
@@ -300,9 +279,7 @@ impl Table {
                     io_err(&self.path)(e)
                 }
             })?;
-            if crc32fast::hash(data) != self.crcs[b] {
-                return Err(corrupt(&self.path, format!("block {b} checksum mismatch")));
-            }
+            self.blocks.check(&self.path, data, b)?;
             let mut out = Vec::with_capacity(self.header.block_entries as usize);
             self.block_with(zd, b, data, false, game, &mut out)?;
             Ok(out)
@@ -318,11 +295,7 @@ impl Table {
                 format!("block {b} {}", self.no_such_block()),
             ));
         }
-        let data = &self.source.all()[self.offsets[b] as usize..self.offsets[b + 1] as usize];
-        if crc32fast::hash(data) != self.crcs[b] {
-            return Err(corrupt(&self.path, format!("block {b} checksum mismatch")));
-        }
-        Ok(data)
+        Ok(self.blocks.block(&self.path, self.source.all(), b)?)
     }
 
     /// Decodes block `b` from its checked bytes `data` ([`Table::block_data`])

@@ -6,6 +6,7 @@
 use crate::index::Subspace;
 use crate::rules::variant::Variant;
 use crate::solve::value::{Cell, Counts};
+use crate::storage::blocks::{index_bytes, index_len};
 use crate::storage::codec::{self, BlockCells, EncodedBlock, distance, wdl};
 use crate::storage::{
     BLOCK_ENTRIES, Encoding, FORMAT_VERSION, HEADER_LEN, Header, StorageError, io_err,
@@ -102,25 +103,15 @@ pub fn write_table(
     }
     header.exceptions = exceptions.len() as u32;
     header.blocks = blocks.len() as u64;
-    let mut tables = Vec::with_capacity(blocks.len() * 12 + exceptions.len() * 10 + 12);
-    let data_start =
-        (HEADER_LEN + 8 * (blocks.len() + 1) + 4 * blocks.len() + 10 * exceptions.len() + 4) as u64;
-    let mut offset = data_start;
-    for (data, _) in &blocks {
-        tables.extend_from_slice(&offset.to_le_bytes());
-        offset += data.len() as u64;
-    }
-    tables.extend_from_slice(&offset.to_le_bytes());
-    for (data, _) in &blocks {
-        tables.extend_from_slice(&crc32fast::hash(data).to_le_bytes());
-    }
+    let data: Vec<&[u8]> = blocks.iter().map(|b| b.0.as_slice()).collect();
+    let data_start = (HEADER_LEN + index_len(data.len()) + 10 * exceptions.len() + 4) as u64;
+    let mut tables = index_bytes(data_start, &data);
     for (i, n) in &exceptions {
         tables.extend_from_slice(&i.to_le_bytes());
         tables.extend_from_slice(&n.to_le_bytes());
     }
     let crc = crc32fast::hash(&tables);
     tables.extend_from_slice(&crc.to_le_bytes());
-    let data: Vec<&[u8]> = blocks.iter().map(|b| b.0.as_slice()).collect();
     write_tables(path, &header, tables, &data)
 }
 

@@ -1,0 +1,233 @@
+//! Answers from a bear-off file: a position's value, and every play of a
+//! roll with the value after it, best first, in the JSON shapes of
+//! docs/USAGE.md.
+
+use crate::bearoff::file::{BearoffError, BearoffFile};
+use crate::bearoff::moves::{self, Roll};
+use crate::bearoff::one_sided::{Distribution, ONE};
+use crate::bearoff::position::{PositionError, Side, Written};
+use crate::bearoff::two_sided::{self, CENTRED, OPPONENT, OWNED};
+use serde::Serialize;
+
+/// The value of a position.
+#[derive(Serialize, Debug, Clone, PartialEq)]
+#[serde(untagged)]
+pub enum Value {
+    /// One side: how many rolls it needs.
+    OneSided {
+        /// The position as written back.
+        position: String,
+        /// Expected rolls to bear every chequer off.
+        expected_rolls: f64,
+        /// Chance of bearing off in exactly i rolls, to the last non-zero one.
+        distribution: Vec<f64>,
+        /// Expected rolls to bear the first chequer off (where the file has
+        /// the gammon distribution).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        expected_rolls_first: Option<f64>,
+    },
+    /// Two sides: the chances of the side on roll.
+    TwoSided {
+        /// The position as written back, the side on roll first.
+        position: String,
+        /// Chance that the side on roll wins (cubeless).
+        win: f64,
+        /// Cubeless equity of the side on roll.
+        cubeless: f64,
+        /// Cubeful equities, where the file has them.
+        cubeful: Option<Cubeful>,
+    },
+}
+
+/// The cubeful equities of the side on roll, before its cube decision.
+#[derive(Serialize, Debug, Clone, Copy, PartialEq)]
+pub struct Cubeful {
+    /// The side on roll owns the cube.
+    pub owned: f64,
+    /// The cube is in the centre.
+    pub centred: f64,
+    /// The opponent owns the cube.
+    pub opponent: f64,
+}
+
+/// One play of a roll and the value after it.
+#[derive(Serialize, Debug, Clone, PartialEq)]
+pub struct PlayValue {
+    /// gnubg's notation, e.g. `6/4 1/off`.
+    #[serde(rename = "move")]
+    pub notation: String,
+    /// The position after the play (two-sided: the opponent on roll first).
+    pub position: String,
+    /// Expected rolls still needed (one-sided files).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub expected_rolls: Option<f64>,
+    /// Chance of winning for the side that played (two-sided files).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub win: Option<f64>,
+    /// Cubeless equity of the side that played (two-sided files).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cubeless: Option<f64>,
+}
+
+/// Every play of a roll, best first.
+#[derive(Serialize, Debug, Clone, PartialEq)]
+pub struct Plays {
+    /// The position as written back.
+    pub position: String,
+    /// The roll, higher die first.
+    pub roll: String,
+    /// The plays, best first (equal ones in gnubg's order).
+    pub moves: Vec<PlayValue>,
+}
+
+/// `written` checked against what `file` holds: its one side (one-sided
+/// files; of a position ID, the side on roll) or two sides.
+fn sides(file: &BearoffFile, written: Written) -> Result<(Side, Option<Side>), BearoffError> {
+    let (points, chequers) = file.size();
+    let (us, them) = match (file, written) {
+        (BearoffFile::One(_), Written::One(s)) => (s, None),
+        (BearoffFile::One(_), Written::Two(..)) => {
+            return Err(PositionError(
+                "a one-sided file answers for one side: write its chequers without a slash, e.g. \"1 6\"".into(),
+            )
+            .into());
+        }
+        (_, Written::One(_)) => {
+            return Err(PositionError(
+                "a two-sided file answers for two sides: write the side on roll, a slash, then the opponent, e.g. \"2 5 / 2 3\"".into(),
+            )
+            .into());
+        }
+        (_, Written::Two(a, b)) => (a, Some(b)),
+    };
+    for s in std::iter::once(us).chain(them) {
+        if s.chequers() as usize > chequers {
+            return Err(PositionError(format!(
+                "{} chequers on a side, but the file holds positions of up to {chequers}",
+                s.chequers()
+            ))
+            .into());
+        }
+        if s.highest().unwrap_or(0) > points {
+            return Err(PositionError(format!(
+                "a chequer on point {}, but the file holds points 1 to {points}",
+                s.highest().unwrap_or(0)
+            ))
+            .into());
+        }
+    }
+    Ok((us, them))
+}
+
+/// The equities of `us` on roll against `them`: cubeless, then the cubeful
+/// ones if the file has them.
+fn equities(file: &BearoffFile, us: &Side, them: &Side) -> Result<(i16, Option<[i16; 3]>), BearoffError> {
+    let points = file.size().0;
+    let (a, b) = (us.index(points), them.index(points));
+    match file {
+        BearoffFile::Two(f) => {
+            let e = f.equities(a, b);
+            Ok((e[0], f.is_cubeful().then_some([e[OWNED], e[CENTRED], e[OPPONENT]])))
+        }
+        BearoffFile::Full(f) => Ok((f.equity(a, b)?, None)),
+        BearoffFile::One(_) => unreachable!("a two-sided question of a one-sided file"),
+    }
+}
+
+/// The chance of winning that a cubeless equity gives.
+fn win(e: f64) -> f64 {
+    (e + 1.0) / 2.0
+}
+
+/// The distributions of `side` in a one-sided `file`.
+fn distribution(file: &BearoffFile, side: &Side) -> Result<Distribution, BearoffError> {
+    match file {
+        BearoffFile::One(f) => f.distribution(side.index(f.header.points)),
+        _ => unreachable!("a one-sided question of a two-sided file"),
+    }
+}
+
+/// The value of `written` in `file`.
+pub fn value(file: &BearoffFile, written: Written) -> Result<Value, BearoffError> {
+    let (us, them) = sides(file, written)?;
+    match them {
+        None => {
+            let d = distribution(file, &us)?;
+            let last = d.off.iter().rposition(|&v| v > 0).unwrap_or(0);
+            let gammon = match file {
+                BearoffFile::One(f) => f.has_gammon(),
+                _ => false,
+            };
+            Ok(Value::OneSided {
+                position: us.to_string(),
+                expected_rolls: d.expected_rolls(),
+                distribution: d.off[..=last].iter().map(|&v| f64::from(v) / f64::from(ONE)).collect(),
+                expected_rolls_first: gammon.then(|| d.expected_rolls_gammon()),
+            })
+        }
+        Some(them) => {
+            let (cubeless, cubeful) = equities(file, &us, &them)?;
+            let cubeless = two_sided::equity(cubeless);
+            Ok(Value::TwoSided {
+                position: format!("{us} / {them}"),
+                win: win(cubeless),
+                cubeless,
+                cubeful: cubeful.map(|c| Cubeful {
+                    owned: two_sided::equity(c[0]),
+                    centred: two_sided::equity(c[1]),
+                    opponent: two_sided::equity(c[2]),
+                }),
+            })
+        }
+    }
+}
+
+/// Every play of `roll` from `written`, best first: the fewest expected
+/// rolls after it (one-sided), or the highest chance of winning.
+pub fn best(file: &BearoffFile, written: Written, roll: Roll) -> Result<Plays, BearoffError> {
+    let (us, them) = sides(file, written)?;
+    let mut out = Vec::new();
+    for play in moves::plays(&us, roll) {
+        out.push(match them {
+            None => {
+                let d = distribution(file, &play.to)?;
+                PlayValue {
+                    notation: play.notation(),
+                    position: play.to.to_string(),
+                    expected_rolls: Some(d.expected_rolls()),
+                    win: None,
+                    cubeless: None,
+                }
+            }
+            Some(them) => {
+                // The opponent is on roll after the play; its equity negated.
+                let (e, _) = if play.to.chequers() == 0 {
+                    (two_sided::LOSS, None)
+                } else {
+                    equities(file, &them, &play.to)?
+                };
+                let mine = -two_sided::equity(e);
+                PlayValue {
+                    notation: play.notation(),
+                    position: format!("{them} / {}", play.to),
+                    expected_rolls: None,
+                    win: Some(win(mine)),
+                    cubeless: Some(mine),
+                }
+            }
+        });
+    }
+    // Stable: equal plays keep gnubg's order.
+    out.sort_by(|a, b| match (a.expected_rolls, b.expected_rolls) {
+        (Some(x), Some(y)) => x.total_cmp(&y),
+        _ => b.win.unwrap_or(0.0).total_cmp(&a.win.unwrap_or(0.0)),
+    });
+    Ok(Plays {
+        position: match them {
+            None => us.to_string(),
+            Some(t) => format!("{us} / {t}"),
+        },
+        roll: roll.to_string(),
+        moves: out,
+    })
+}
