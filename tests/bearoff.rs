@@ -48,3 +48,296 @@ fn two_sided_files_are_gnubgs() {
         assert_eq!(md5_hex(&bytes), md5, "two-sided, {chequers} chequers");
     }
 }
+
+use millbase::bearoff::exact;
+use millbase::bearoff::full;
+use millbase::bearoff::moves::{Roll, plays};
+use millbase::bearoff::position::{Side, positions};
+use num_rational::BigRational;
+use num_traits::{One, ToPrimitive, Zero};
+use std::collections::BTreeSet;
+
+/// The naive rules: every sequence of dice a side can play (each die moves
+/// one chequer down, or off once all are home: by the exact number, or a
+/// higher one from the highest point), then those that play the most dice,
+/// and of two dice of which only one can be played, the larger.
+fn naive_plays(counts: [u8; 6], roll: (u8, u8)) -> BTreeSet<[u8; 6]> {
+    fn walk(c: [u8; 6], dice: &[u8], used: Vec<u8>, out: &mut Vec<([u8; 6], Vec<u8>)>) {
+        let mut any = false;
+        if let Some((&d, rest)) = dice.split_first() {
+            for p in 1..=6usize {
+                if c[p - 1] == 0 {
+                    continue;
+                }
+                let d = usize::from(d);
+                let highest = (1..=6).rev().find(|&q| c[q - 1] > 0).unwrap();
+                let ok = p > d || p == d || p == highest;
+                if !ok {
+                    continue;
+                }
+                let mut next = c;
+                next[p - 1] -= 1;
+                if p > d {
+                    next[p - d - 1] += 1;
+                }
+                let mut u = used.clone();
+                u.push(d as u8);
+                walk(next, rest, u, out);
+                any = true;
+            }
+        }
+        if !any {
+            out.push((c, used));
+        }
+    }
+    let orders: Vec<Vec<u8>> = if roll.0 == roll.1 {
+        vec![vec![roll.0; 4]]
+    } else {
+        vec![vec![roll.0, roll.1], vec![roll.1, roll.0]]
+    };
+    let mut all = Vec::new();
+    for o in orders {
+        walk(counts, &o, vec![], &mut all);
+    }
+    let most = all.iter().map(|(_, u)| u.len()).max().unwrap();
+    let mut legal: Vec<_> = all.into_iter().filter(|(_, u)| u.len() == most).collect();
+    if most == 1 && roll.0 != roll.1 {
+        let larger = roll.0.max(roll.1);
+        if legal.iter().any(|(_, u)| u[0] == larger) {
+            legal.retain(|(_, u)| u[0] == larger);
+        }
+    }
+    legal.into_iter().map(|(c, _)| c).collect()
+}
+
+fn counts6(s: &Side) -> [u8; 6] {
+    s.counts()[..6].try_into().unwrap()
+}
+
+fn rolls() -> Vec<(u8, u8)> {
+    (1..=6).flat_map(|a| (1..=a).map(move |b| (a, b))).collect()
+}
+
+#[test]
+fn the_plays_are_the_naive_rules_plays() {
+    // every position of up to 15 chequers on 6 points, every roll
+    for i in 1..positions(6, 15) {
+        let side = Side::from_index(i, 6).unwrap();
+        assert_eq!(side.index(6), i, "index and position agree");
+        for (a, b) in rolls() {
+            let ours: Vec<[u8; 6]> =
+                plays(&side, Roll { high: a, low: b }).iter().map(|p| counts6(&p.to)).collect();
+            let set: BTreeSet<[u8; 6]> = ours.iter().copied().collect();
+            assert_eq!(set.len(), ours.len(), "{side} {a}{b}: a position twice");
+            assert_eq!(set, naive_plays(counts6(&side), (a, b)), "{side} roll {a}{b}");
+            for to in &set {
+                let to = Side::from_counts(to).unwrap();
+                assert!(to.index(6) < i, "{side} {a}{b}: a play to a larger index");
+            }
+        }
+    }
+}
+
+/// Exact values by the naive rules for every position of up to `c`
+/// chequers on 6 points: the expected rolls of one side, and a pair's
+/// cubeless chance of winning and cubeful equities (the side on roll's,
+/// before its cube decision: owned, centred, opponent's).
+struct Naive {
+    sides: Vec<[u8; 6]>,
+    rolls: Vec<BigRational>,
+    win: Vec<BigRational>,
+    cubeful: Vec<[BigRational; 3]>,
+}
+
+fn weight(r: (u8, u8)) -> BigRational {
+    let w = if r.0 == r.1 { 1 } else { 2 };
+    BigRational::new(w.into(), 36.into())
+}
+
+fn naive(c: usize) -> Naive {
+    // positions in order of pips, so every play leads to a position before
+    let mut sides: Vec<[u8; 6]> = Vec::new();
+    fn all(c: usize, at: usize, cur: [u8; 6], out: &mut Vec<[u8; 6]>) {
+        if at == 6 {
+            out.push(cur);
+            return;
+        }
+        let used: usize = cur.iter().map(|&x| usize::from(x)).sum();
+        for k in 0..=c - used {
+            let mut n = cur;
+            n[at] = k as u8;
+            all(c, at + 1, n, out);
+        }
+    }
+    all(c, 0, [0; 6], &mut sides);
+    let pips = |s: &[u8; 6]| s.iter().enumerate().map(|(i, &k)| (i + 1) * usize::from(k)).sum::<usize>();
+    sides.sort_by_key(pips);
+    let n = sides.len();
+    let at = |s: &[u8; 6]| sides.iter().position(|t| t == s).unwrap();
+    let succ: Vec<Vec<Vec<usize>>> = sides
+        .iter()
+        .map(|s| rolls().into_iter().map(|r| naive_plays(*s, r).iter().map(|t| at(t)).collect()).collect())
+        .collect();
+    let one = BigRational::one();
+    let mut exp_rolls = vec![BigRational::zero(); n];
+    for i in 1..n {
+        let mut e = one.clone();
+        for (k, r) in rolls().into_iter().enumerate() {
+            let best = succ[i][k].iter().map(|&j| exp_rolls[j].clone()).min().unwrap();
+            e += weight(r) * best;
+        }
+        exp_rolls[i] = e;
+    }
+    let two = BigRational::from_integer(2.into());
+    let cube = |nd: &BigRational, dt: &BigRational| -> BigRational {
+        if *dt >= nd / &two && one >= *nd {
+            one.clone().min(&two * dt)
+        } else {
+            nd.clone()
+        }
+    };
+    let mut win = vec![BigRational::zero(); n * n];
+    let mut cubeful: Vec<[BigRational; 3]> = vec![Default::default(); n * n];
+    for sum in 0..2 * n - 1 {
+        for us in sum.saturating_sub(n - 1)..=sum.min(n - 1) {
+            let them = sum - us;
+            let k = us * n + them;
+            if us == 0 {
+                win[k] = one.clone();
+                cubeful[k] = [one.clone(), one.clone(), one.clone()];
+                continue;
+            }
+            if them == 0 {
+                win[k] = BigRational::zero();
+                cubeful[k] = [-one.clone(), -one.clone(), -one.clone()];
+                continue;
+            }
+            let mut w = BigRational::zero();
+            let mut cf: [BigRational; 3] = Default::default();
+            for (r, roll) in rolls().into_iter().enumerate() {
+                let after = |j: usize| them * n + j;
+                let best = succ[us][r].iter().map(|&j| &one - &win[after(j)]).max().unwrap();
+                w += weight(roll) * best;
+                let owned = succ[us][r].iter().map(|&j| -cubeful[after(j)][2].clone()).max().unwrap();
+                let centred = (succ[us][r].iter())
+                    .map(|&j| -cube(&cubeful[after(j)][1], &cubeful[after(j)][2]))
+                    .max()
+                    .unwrap();
+                let theirs = (succ[us][r].iter())
+                    .map(|&j| -cube(&cubeful[after(j)][0], &cubeful[after(j)][2]))
+                    .max()
+                    .unwrap();
+                cf[0] += weight(roll) * owned;
+                cf[1] += weight(roll) * centred;
+                cf[2] += weight(roll) * theirs;
+            }
+            win[k] = w;
+            cubeful[k] = cf;
+        }
+    }
+    Naive {
+        sides,
+        rolls: exp_rolls,
+        win,
+        cubeful,
+    }
+}
+
+fn f(r: &BigRational) -> f64 {
+    r.to_f64().unwrap()
+}
+
+#[test]
+fn the_files_agree_with_a_naive_exact_solver() {
+    let c = 3;
+    let nv = naive(c);
+    let n = nv.sides.len();
+    let index: Vec<usize> = nv.sides.iter().map(|s| Side::from_counts(s).unwrap().index(6) as usize).collect();
+    // one side: gnubg's fixed point keeps 32 rolls of 16 bits; its mean
+    // is off by at most 31 rolls · 32 entries · half a unit per roll of
+    // depth (3 chequers need at most 6 rolls), 0.045 rolls
+    let fixed = one_sided::generate(6, c, &mut |_, _| {});
+    let real = exact::one_sided(6, c);
+    let (mut to_fixed, mut to_real) = (0.0f64, 0.0f64);
+    for k in 0..n {
+        let e = f(&nv.rolls[k]);
+        to_fixed = to_fixed.max((fixed[index[k]].expected_rolls() - e).abs());
+        to_real = to_real.max((exact::mean(&real[index[k]].off) - e).abs());
+    }
+    assert!(to_real < 1e-12, "f64 one-sided off by {to_real}");
+    assert!(to_fixed < 0.045, "gnubg one-sided off by {to_fixed}");
+    // two sides: each ply of a game truncates by less than one unit of
+    // 1/32767.5 and the complement adds one; 3 chequers a side end within
+    // 12 plies, so the cubeless equity is off by less than 24 units
+    let fixed = two_sided::generate(6, c, true, &mut |_, _| {});
+    let real = exact::two_sided(6, c);
+    let m = positions(6, c) as usize;
+    let (mut cubeless_fixed, mut real_off) = (0.0f64, 0.0f64);
+    let mut cubeful_fixed = 0.0f64;
+    for a in 0..n {
+        for b in 0..n {
+            let (k, at) = (a * n + b, index[a] * m + index[b]);
+            let equity = 2.0 * f(&nv.win[k]) - 1.0;
+            cubeless_fixed = cubeless_fixed.max((two_sided::equity(fixed[at][0]) - equity).abs());
+            real_off = real_off.max((real[at][0] - equity).abs());
+            for q in 0..3 {
+                let e = f(&nv.cubeful[k][q]);
+                real_off = real_off.max((real[at][q + 1] - e).abs());
+                cubeful_fixed = cubeful_fixed.max((two_sided::equity(fixed[at][q + 1]) - e).abs());
+            }
+        }
+    }
+    assert!(real_off < 1e-12, "f64 two-sided off by {real_off}");
+    assert!(cubeless_fixed < 24.0 / 32767.5, "gnubg cubeless off by {cubeless_fixed}");
+    eprintln!("largest differences from exact: one-sided {to_fixed:.2e} rolls, cubeless {cubeless_fixed:.2e}, cubeful {cubeful_fixed:.2e}");
+    assert!(cubeful_fixed < 0.01, "gnubg cubeful off by {cubeful_fixed}");
+}
+
+#[test]
+fn millbases_two_sided_file_has_gnubgs_cubeless_equities() {
+    let small = two_sided::generate(6, 3, false, &mut |_, _| {});
+    let m = positions(6, 3) as usize;
+    for c in 1..=5 {
+        let gnubg = two_sided::generate(6, c, false, &mut |_, _| {});
+        let ours = full::generate(6, c, &|_, _| {});
+        let cubeless: Vec<i16> = gnubg.iter().map(|e| e[0]).collect();
+        assert_eq!(ours, cubeless, "{c} chequers");
+        if c >= 3 {
+            // a smaller file's pairs come first in a larger one
+            let n = positions(6, c) as usize;
+            for a in 0..m {
+                for b in 0..m {
+                    assert_eq!(ours[a * n + b], small[a * m + b][0]);
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn millbases_file_reads_back_and_damage_is_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("ts.mbo");
+    let table = full::generate(6, 4, &|_, _| {});
+    full::write(&path, 6, 4, &table).unwrap();
+    let file = full::FullFile::open(&path).unwrap();
+    let n = positions(6, 4);
+    for a in (0..n).step_by(7) {
+        for b in (0..n).step_by(5) {
+            assert_eq!(file.equity(a, b).unwrap(), table[(a * n + b) as usize]);
+        }
+    }
+    let bytes = std::fs::read(&path).unwrap();
+    // a flipped byte in a block is a checksum error naming the file
+    let mut bad = bytes.clone();
+    let last = bad.len() - 10;
+    bad[last] ^= 0x40;
+    std::fs::write(&path, &bad).unwrap();
+    let file = full::FullFile::open(&path).unwrap();
+    let errors = (0..n).filter_map(|a| file.equity(a, 0).err()).count();
+    assert!(errors > 0, "a damaged block read without error");
+    // truncated: refused when opened
+    std::fs::write(&path, &bytes[..bytes.len() - 1]).unwrap();
+    let e = full::FullFile::open(&path).err().expect("a truncated file opened");
+    assert!(e.to_string().contains("ts.mbo"), "{e}");
+}

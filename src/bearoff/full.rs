@@ -136,9 +136,8 @@ fn roller_against(
     out
 }
 
-/// The equity of `j` on roll against the opponent whose row (its equities
-/// on roll against every position below `j`... the successors of `j`) is
-/// `row`.
+/// The equity of `j` on roll against an opponent whose equities on roll
+/// against each position below `j` (where `j`'s plays lead) are `row`.
 fn equity_from_row(j: u32, succ: &Successors, weights: &[i32; 21], row: &[i16]) -> i16 {
     let mut total = 0i32;
     for (r, &w) in weights.iter().enumerate() {
@@ -201,14 +200,19 @@ pub fn write(
     Ok(data_start + data.iter().map(|d| d.len() as u64).sum::<u64>())
 }
 
-/// A block's equities as bytes: the low bytes of all, then the high bytes
-/// (offset by 32768, as gnubg stores them), which compresses better than
-/// pairs of bytes.
+/// A block's equities as bytes: each (offset by 32768, as gnubg stores
+/// them) less the one before it, modulo 65536; the low bytes of all, then
+/// the high bytes. Neighbouring opponents differ by one chequer's place, so
+/// this compresses 17% better than the values themselves (10 chequers: 94
+/// against 114 MB).
 fn planes(chunk: &[i16]) -> Vec<u8> {
     let mut out = vec![0u8; 2 * chunk.len()];
     let (low, high) = out.split_at_mut(chunk.len());
+    let mut prev = 0u16;
     for (k, &e) in chunk.iter().enumerate() {
-        let u = (e as u16 ^ 0x8000).to_le_bytes();
+        let v = e as u16 ^ 0x8000;
+        let u = v.wrapping_sub(prev).to_le_bytes();
+        prev = v;
         low[k] = u[0];
         high[k] = u[1];
     }
@@ -310,6 +314,7 @@ impl FullFile {
         if planes.len() % 2 != 0 || at >= len {
             return Err(corrupt(&self.path, format!("block {b} decodes to too few values")));
         }
-        Ok((u16::from_le_bytes([planes[at], planes[len + at]]) ^ 0x8000) as i16)
+        let v = (0..=at).fold(0u16, |v, k| v.wrapping_add(u16::from_le_bytes([planes[k], planes[len + k]])));
+        Ok((v ^ 0x8000) as i16)
     }
 }

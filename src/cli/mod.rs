@@ -1,6 +1,7 @@
 //! The command line: one module per command, each a thin call into the library.
 
 mod arena;
+mod bearoff;
 mod checksums;
 mod generate;
 mod line;
@@ -130,6 +131,14 @@ enum Command {
     /// d1-d2xa7, or undo (your last move and the reply), hint (the database's
     /// best move, or the hard level's without a database) or quit.
     Play(play::PlayArgs),
+    /// Backgammon's bear-off: gnubg's one- and two-sided databases byte for
+    /// byte, millbase's two-sided file of up to 15 chequers, their values
+    /// and best plays.
+    ///
+    /// Positions are written as the point of each chequer, the side on roll
+    /// first, then a slash and the opponent: "2 5 / 2 3"; one side alone for
+    /// a one-sided file: "1 6"; gnubg position IDs are read too.
+    Bearoff(bearoff::BearoffArgs),
 }
 
 /// `--no-flying`.
@@ -389,6 +398,7 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
         Command::Arena(a) => arena::run(a, out),
         Command::Review(a) => review::run(a, out),
         Command::Play(a) => play::run(a, out),
+        Command::Bearoff(a) => bearoff::run(a, out),
     }
 }
 

@@ -1,0 +1,329 @@
+//! `millbase bearoff`: backgammon's bear-off databases, generated (gnubg's
+//! files, or millbase's larger two-sided one), queried, and checked against
+//! f64.
+
+use super::{Failure, write_json};
+use clap::{Args, Subcommand, ValueEnum};
+use md5::{Digest, Md5};
+use millbase::bearoff::file::{BearoffError, BearoffFile};
+use millbase::bearoff::moves::Roll;
+use millbase::bearoff::position::{MAX_CHEQUERS, MAX_POINTS, Written, positions};
+use millbase::bearoff::query::{self, Value};
+use millbase::bearoff::{exact, full, one_sided, two_sided};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+#[derive(Args)]
+pub struct BearoffArgs {
+    #[command(subcommand)]
+    command: BearoffCommand,
+}
+
+#[derive(Subcommand)]
+enum BearoffCommand {
+    /// Write a database: gnubg's one-sided (--one-sided) or two-sided
+    /// (--two-sided) file, byte for byte what gnubg's makebearoff writes by
+    /// default, or (--two-sided --format millbase) the cubeless equities of
+    /// up to 15 chequers in millbase's own compressed file.
+    ///
+    /// Prints the file's size and MD5 (gnubg's manual lists the MD5 of its
+    /// files). The file is written under a temporary name and renamed when
+    /// complete, so an interrupted run leaves no partial file.
+    Generate(GenerateArgs),
+    /// The value of a position: for a one-sided file the expected rolls and
+    /// their distribution, for a two-sided file the chance of winning and
+    /// the equities of the side on roll.
+    Query(QueryArgs),
+    /// Every legal play of a roll, best first, with the value after it.
+    Best(BestArgs),
+    /// Solve a database again in f64 and print the largest difference from
+    /// gnubg's fixed point.
+    Exact(ExactArgs),
+}
+
+/// Which database.
+#[derive(Args)]
+#[group(required = true, multiple = false)]
+struct Sides {
+    /// The distributions of one side (gnubg's makebearoff -o P).
+    #[arg(long)]
+    one_sided: bool,
+    /// The equities of both sides (gnubg's makebearoff -t PxC).
+    #[arg(long)]
+    two_sided: bool,
+}
+
+/// The size of a database.
+#[derive(Args)]
+struct Size {
+    /// Points of a side's home board the positions use (1 to 13; gnubg's
+    /// two-sided files use 6).
+    #[arg(long, value_name = "P", value_parser = clap::value_parser!(u8).range(1..=MAX_POINTS as i64))]
+    points: u8,
+    /// Most chequers of a side (1 to 15; default 15 for one-sided files).
+    #[arg(long, value_name = "C", value_parser = clap::value_parser!(u8).range(1..=MAX_CHEQUERS as i64))]
+    checkers: Option<u8>,
+}
+
+impl Size {
+    /// Points and chequers; two-sided files need --checkers.
+    fn get(&self, two_sided: bool) -> Result<(usize, usize), Failure> {
+        match (self.checkers, two_sided) {
+            (Some(c), _) => Ok((usize::from(self.points), usize::from(c))),
+            (None, false) => Ok((usize::from(self.points), MAX_CHEQUERS)),
+            (None, true) => Err(Failure::input(
+                "a two-sided database needs --checkers C (gnubg's default file is --points 6 --checkers 6)",
+            )),
+        }
+    }
+}
+
+/// The file layout of a two-sided database.
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum Format {
+    /// gnubg's file (up to 11 chequers).
+    Gnubg,
+    /// millbase's compressed file of cubeless equities (up to 15 chequers on
+    /// 6 points; the solve holds 4 bytes a pair in memory, 11.8 GB for 15).
+    Millbase,
+}
+
+#[derive(Args)]
+struct GenerateArgs {
+    #[command(flatten)]
+    sides: Sides,
+    #[command(flatten)]
+    size: Size,
+    /// Cubeless equities only (two-sided gnubg files; gnubg's -C).
+    #[arg(long)]
+    cubeless: bool,
+    /// File layout of a two-sided database.
+    #[arg(long, value_enum, default_value = "gnubg")]
+    format: Format,
+    /// The file to write.
+    #[arg(long, value_name = "FILE")]
+    out: PathBuf,
+}
+
+#[derive(Args)]
+struct QueryArgs {
+    /// The database file.
+    #[arg(long, value_name = "FILE")]
+    db: PathBuf,
+    /// The position: the point of each chequer, e.g. "1 6" (one-sided file),
+    /// or the side on roll, a slash, the opponent: "2 5 / 2 3"; or a gnubg
+    /// position ID.
+    position: String,
+    /// Print JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Args)]
+struct BestArgs {
+    #[command(flatten)]
+    query: QueryArgs,
+    /// The roll: two digits, e.g. 21 or 66.
+    #[arg(long, value_name = "D1D2", value_parser = parse_roll)]
+    roll: Roll,
+}
+
+#[derive(Args)]
+struct ExactArgs {
+    #[command(flatten)]
+    sides: Sides,
+    #[command(flatten)]
+    size: Size,
+    /// Print JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+fn parse_roll(s: &str) -> Result<Roll, String> {
+    Roll::parse(s).ok_or_else(|| format!("{s:?} is not a roll: two digits 1 to 6, e.g. 21 or 66"))
+}
+
+impl From<BearoffError> for Failure {
+    fn from(e: BearoffError) -> Failure {
+        match e {
+            BearoffError::Position(p) => Failure::input(format!("bad position: {p}")),
+            other => Failure::fault(other),
+        }
+    }
+}
+
+pub fn run(a: BearoffArgs, out: &mut impl Write) -> Result<(), Failure> {
+    match a.command {
+        BearoffCommand::Generate(g) => generate(g, out),
+        BearoffCommand::Query(q) => {
+            let (file, written) = open(&q)?;
+            let value = query::value(&file, written)?;
+            if q.json {
+                return write_json(out, &value);
+            }
+            write_value(out, &value)
+        }
+        BearoffCommand::Best(b) => {
+            let (file, written) = open(&b.query)?;
+            let plays = query::best(&file, written, b.roll)?;
+            if b.query.json {
+                return write_json(out, &plays);
+            }
+            writeln!(out, "{} to play {}:", plays.position, plays.roll)?;
+            for p in &plays.moves {
+                match (p.expected_rolls, p.win) {
+                    (Some(r), _) => writeln!(out, "  {:<20} {r:.4} rolls left", p.notation)?,
+                    (_, Some(w)) => writeln!(out, "  {:<20} wins {:.2}%", p.notation, 100.0 * w)?,
+                    _ => writeln!(out, "  {}", p.notation)?,
+                }
+            }
+            Ok(())
+        }
+        BearoffCommand::Exact(e) => exact_difference(e, out),
+    }
+}
+
+/// The file and the position of a query.
+fn open(q: &QueryArgs) -> Result<(BearoffFile, Written), Failure> {
+    let file = BearoffFile::open(&q.db)?;
+    let written = Written::parse(&q.position, file.size().0)
+        .map_err(|e| Failure::input(format!("bad position {:?}: {e}", q.position)))?;
+    Ok((file, written))
+}
+
+fn write_value(out: &mut impl Write, value: &Value) -> Result<(), Failure> {
+    match value {
+        Value::OneSided {
+            position,
+            expected_rolls,
+            distribution,
+            expected_rolls_first,
+        } => {
+            writeln!(out, "{position}: {expected_rolls:.4} rolls expected to bear off")?;
+            if let Some(f) = expected_rolls_first.filter(|f| *f > 0.0) {
+                writeln!(out, "first chequer off in {f:.4} rolls expected")?;
+            }
+            for (i, p) in distribution.iter().enumerate().filter(|(_, p)| **p > 0.0) {
+                writeln!(out, "  {i:>2} rolls: {:>8.4}%", 100.0 * p)?;
+            }
+        }
+        Value::TwoSided {
+            position,
+            win,
+            cubeless,
+            cubeful,
+        } => {
+            writeln!(out, "{position}: the side on roll wins {:.4}%", 100.0 * win)?;
+            writeln!(out, "  cubeless equity      {cubeless:+.4}")?;
+            if let Some(c) = cubeful {
+                writeln!(out, "  owned cube           {:+.4}", c.owned)?;
+                writeln!(out, "  centred cube         {:+.4}", c.centred)?;
+                writeln!(out, "  opponent owns cube   {:+.4}", c.opponent)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+fn generate(g: GenerateArgs, out: &mut impl Write) -> Result<(), Failure> {
+    let (points, chequers) = g.size.get(g.sides.two_sided)?;
+    let start = Instant::now();
+    let bar = super::progress::counter_bar("positions solved");
+    let mut progress = |done: u64, total: u64| {
+        bar.set_length(total);
+        bar.set_position(done);
+    };
+    let bytes = if g.sides.one_sided {
+        let table = one_sided::generate(points, chequers, &mut |d, t| progress(d.into(), t.into()));
+        Some(one_sided::gnubg_bytes(points, chequers, &table))
+    } else if g.format == Format::Gnubg {
+        if chequers > 11 {
+            return Err(Failure::input(
+                "gnubg's two-sided files go to 11 chequers: use --format millbase (cubeless) for more",
+            ));
+        }
+        let table = two_sided::generate(points, chequers, !g.cubeless, &mut progress);
+        Some(two_sided::gnubg_bytes(points, chequers, !g.cubeless, &table))
+    } else {
+        if points > 6 {
+            return Err(Failure::input("millbase's two-sided file holds up to 6 points"));
+        }
+        let bar = &bar;
+        let table = full::generate(points, chequers, &|d, t| {
+            bar.set_length(t);
+            bar.set_position(d);
+        });
+        full::write(&g.out, points, chequers, &table)?;
+        None
+    };
+    bar.finish_and_clear();
+    if let Some(bytes) = &bytes {
+        millbase::storage::write_atomic(&g.out, |f| f.write_all(bytes))?;
+    }
+    let (md5, len) =
+        md5_of(&g.out).map_err(|e| Failure::fault(format!("{}: {e}", g.out.display())))?;
+    let n = u64::from(positions(points, chequers));
+    writeln!(
+        out,
+        "{}: {} positions of up to {chequers} chequers on {points} points{}, {} bytes, {:.1} s",
+        g.out.display(),
+        if g.sides.two_sided { n * n } else { n },
+        if g.sides.two_sided { " (pairs)" } else { "" },
+        len,
+        start.elapsed().as_secs_f64()
+    )?;
+    writeln!(out, "MD5 {md5}")?;
+    Ok(())
+}
+
+fn exact_difference(e: ExactArgs, out: &mut impl Write) -> Result<(), Failure> {
+    let (points, chequers) = e.size.get(e.sides.two_sided)?;
+    let report = if e.sides.one_sided {
+        let fixed = one_sided::generate(points, chequers, &mut |_, _| {});
+        let real = exact::one_sided(points, chequers);
+        let (prob, rolls) = exact::one_sided_difference(&fixed, &real);
+        serde_json::json!({
+            "points": points, "checkers": chequers,
+            "probability": prob, "expected_rolls": rolls,
+        })
+    } else {
+        if chequers > 11 {
+            return Err(Failure::input("the f64 check of two-sided files goes to 11 chequers"));
+        }
+        let fixed = two_sided::generate(points, chequers, true, &mut |_, _| {});
+        let real = exact::two_sided(points, chequers);
+        let d = exact::two_sided_difference(&fixed, &real, 4);
+        serde_json::json!({
+            "points": points, "checkers": chequers,
+            "cubeless": d[0], "owned": d[1], "centred": d[2], "opponent": d[3],
+        })
+    };
+    if e.json {
+        return write_json(out, &report);
+    }
+    writeln!(out, "largest difference between gnubg's fixed point and f64:")?;
+    for (k, v) in report.as_object().into_iter().flatten() {
+        if !matches!(k.as_str(), "points" | "checkers") {
+            writeln!(out, "  {k:<15} {:.3e}", v.as_f64().unwrap_or(f64::NAN))?;
+        }
+    }
+    Ok(())
+}
+
+/// The MD5 of a file and its length, read in pieces.
+fn md5_of(path: &Path) -> std::io::Result<(String, u64)> {
+    use std::io::Read;
+    let mut f = std::fs::File::open(path)?;
+    let (mut hash, mut len) = (Md5::new(), 0u64);
+    let mut buf = vec![0u8; 1 << 20];
+    loop {
+        let k = f.read(&mut buf)?;
+        if k == 0 {
+            break;
+        }
+        hash.update(&buf[..k]);
+        len += k as u64;
+    }
+    Ok((hash.finalize().iter().map(|b| format!("{b:02x}")).collect(), len))
+}
