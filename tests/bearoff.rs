@@ -2,6 +2,8 @@
 //! manual publishes), and their values against a naive solver of this file
 //! (its own move generation, exact rationals).
 
+mod common;
+
 use md5::{Digest, Md5};
 use millbase::bearoff::{one_sided, two_sided};
 
@@ -340,4 +342,105 @@ fn millbases_file_reads_back_and_damage_is_an_error() {
     std::fs::write(&path, &bytes[..bytes.len() - 1]).unwrap();
     let e = full::FullFile::open(&path).err().expect("a truncated file opened");
     assert!(e.to_string().contains("ts.mbo"), "{e}");
+}
+
+#[test]
+fn a_position_id_reads_as_gnubgs_manual_draws_it() {
+    // gnubg's manual (hypergammon databases): "ADAAAQAkIAAAAA", X on roll
+    // with chequers on its 15-, 17- and 24-points, O on its 13-point (two)
+    // and 23-point
+    let [on_roll, opponent] = millbase::bearoff::position::position_id_boards("ADAAAQAkIAAAAA").unwrap();
+    let on = |b: [u8; 25]| -> Vec<(usize, u8)> {
+        b.iter().enumerate().filter(|(_, c)| **c > 0).map(|(i, c)| (i + 1, *c)).collect()
+    };
+    assert_eq!(on(on_roll), vec![(15, 1), (17, 1), (24, 1)]);
+    assert_eq!(on(opponent), vec![(13, 2), (23, 1)]);
+    // a bear-off position's ID reads back
+    let a = Side::parse("2 5", 6).unwrap();
+    let b = Side::parse("2 3 6 6", 6).unwrap();
+    let id = millbase::bearoff::position::position_id(&a, &b);
+    assert_eq!(millbase::bearoff::position::from_position_id(&id).unwrap(), (a, b));
+}
+
+fn out(o: &std::process::Output) -> String {
+    String::from_utf8_lossy(&o.stdout).to_string()
+}
+
+fn err(o: &std::process::Output) -> String {
+    String::from_utf8_lossy(&o.stderr).to_string()
+}
+
+#[test]
+fn the_command_generates_queries_and_refuses_bad_input() {
+    let dir = tempfile::tempdir().unwrap();
+    let os = dir.path().join("os3.bd");
+    let ts = dir.path().join("ts3.bd");
+    let o = common::run(&["bearoff", "generate", "--one-sided", "--points", "3", "--out", os.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", err(&o));
+    assert!(out(&o).contains("MD5 346dae6139ccb4b227c534373e5c52e4"), "{}", out(&o));
+    let o = common::run(&["bearoff", "generate", "--two-sided", "--points", "6", "--checkers", "3", "--out", ts.to_str().unwrap()]);
+    assert!(out(&o).contains("MD5 9d67da3db32ad4720cc38eecf9a67967"), "{}", out(&o));
+
+    // one side: the distribution sums to 1 and its mean is the expected rolls
+    let o = common::run(&["bearoff", "query", "--db", os.to_str().unwrap(), "1 3", "--json"]);
+    let v: serde_json::Value = serde_json::from_str(&out(&o)).unwrap();
+    assert_eq!(v["position"], "1 3");
+    let d: Vec<f64> = v["distribution"].as_array().unwrap().iter().map(|x| x.as_f64().unwrap()).collect();
+    assert!((d.iter().sum::<f64>() - 1.0).abs() < 1e-9);
+    let mean: f64 = d.iter().enumerate().map(|(i, p)| i as f64 * p).sum();
+    assert!((mean - v["expected_rolls"].as_f64().unwrap()).abs() < 1e-9);
+    // 1 3 with 21: every play leaves one chequer on the 1-point; gnubg
+    // reaches it first by 3/1 1/off, and writes one chequer's path from
+    // the 3-point off
+    let o = common::run(&["bearoff", "best", "--db", os.to_str().unwrap(), "1 3", "--roll", "21", "--json"]);
+    let v: serde_json::Value = serde_json::from_str(&out(&o)).unwrap();
+    let moves = v["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 1, "{v}");
+    assert_eq!(moves[0]["move"], "3/off", "{v}");
+    let rolls: Vec<f64> = moves.iter().map(|m| m["expected_rolls"].as_f64().unwrap()).collect();
+    assert!(rolls.windows(2).all(|w| w[0] <= w[1]), "best first: {v}");
+
+    // two sides: the same answer for the written position and its ID
+    let id = millbase::bearoff::position::position_id(&Side::parse("2 5", 6).unwrap(), &Side::parse("2 3", 6).unwrap());
+    let a = out(&common::run(&["bearoff", "query", "--db", ts.to_str().unwrap(), "2 5 / 2 3", "--json"]));
+    let b = out(&common::run(&["bearoff", "query", "--db", ts.to_str().unwrap(), &id, "--json"]));
+    assert_eq!(a, b);
+    let v: serde_json::Value = serde_json::from_str(&a).unwrap();
+    let win = v["win"].as_f64().unwrap();
+    assert!((win - (v["cubeless"].as_f64().unwrap() + 1.0) / 2.0).abs() < 1e-12);
+    for k in ["owned", "centred", "opponent"] {
+        assert!(v["cubeful"][k].as_f64().unwrap().abs() <= 1.0, "{v}");
+    }
+    // the best play of each roll, averaged over the 21 rolls, is the
+    // position's chance of winning (up to the file's rounding)
+    let mut total = 0.0;
+    for roll in Roll::all() {
+        let o = common::run(&["bearoff", "best", "--db", ts.to_str().unwrap(), "2 5 / 2 3", "--roll", &roll.to_string(), "--json"]);
+        let v: serde_json::Value = serde_json::from_str(&out(&o)).unwrap();
+        total += f64::from(roll.weight()) / 36.0 * v["moves"][0]["win"].as_f64().unwrap();
+    }
+    assert!((total - win).abs() < 1e-3, "{total} against {win}");
+
+    // bad input: exit 2 with the reason; a bad file: exit 1 naming it
+    for (db, pos, says) in [
+        (&ts, "2 7 / 1", "outside the home board"),
+        (&ts, "1 1 1 1 / 2", "up to 3"),
+        (&ts, "2 5", "slash"),
+        (&os, "1 2 / 1", "without a slash"),
+        (&os, "x", "not a point"),
+    ] {
+        let o = common::run(&["bearoff", "query", "--db", db.to_str().unwrap(), pos]);
+        assert_eq!(o.status.code(), Some(2), "{pos}: {}", err(&o));
+        assert!(err(&o).contains(says), "{pos}: {}", err(&o));
+    }
+    let bad = dir.path().join("bad.bd");
+    let bytes = std::fs::read(&ts).unwrap();
+    std::fs::write(&bad, &bytes[..bytes.len() - 2]).unwrap();
+    let o = common::run(&["bearoff", "query", "--db", bad.to_str().unwrap(), "1 / 1"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(err(&o).contains("bad.bd"), "{}", err(&o));
+    std::fs::write(&bad, b"MILLBASE and other bytes that are not a bear-off file at all").unwrap();
+    let o = common::run(&["bearoff", "query", "--db", bad.to_str().unwrap(), "1 / 1"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(err(&o).contains("not a bear-off database"), "{}", err(&o));
 }

@@ -235,11 +235,11 @@ impl fmt::Display for Written {
     }
 }
 
-/// The two sides of a gnubg position ID, the side on roll first. The ID is
-/// the standard base64 of an 80-bit key: for the side not on roll, then the
-/// side on roll, from its point 1 to its bar, a 1 for each chequer and a 0
-/// after each point. Every chequer must be in its home board.
-pub fn from_position_id(id: &str) -> Result<(Side, Side), PositionError> {
+/// The chequers of both sides on their points 1..24 and bar (index 24) in a
+/// gnubg position ID, the side on roll first. The ID is the standard base64
+/// of an 80-bit key: for the side not on roll, then the side on roll, from
+/// its point 1 to its bar, a 1 for each chequer and a 0 after each point.
+pub fn position_id_boards(id: &str) -> Result<[[u8; 25]; 2], PositionError> {
     let bytes = base64::engine::general_purpose::STANDARD_NO_PAD
         .decode(id)
         .ok()
@@ -253,6 +253,11 @@ pub fn from_position_id(id: &str) -> Result<(Side, Side), PositionError> {
         }
         if bytes[bit / 8] >> (bit % 8) & 1 == 1 {
             boards[player][point] += 1;
+            if boards[player].iter().map(|&c| usize::from(c)).sum::<usize>() > MAX_CHEQUERS {
+                return Err(PositionError(format!(
+                    "position ID {id}: more than {MAX_CHEQUERS} chequers on a side"
+                )));
+            }
         } else {
             point += 1;
             if point == 25 {
@@ -261,6 +266,13 @@ pub fn from_position_id(id: &str) -> Result<(Side, Side), PositionError> {
             }
         }
     }
+    Ok([boards[1], boards[0]])
+}
+
+/// The two sides of a gnubg position ID of a bear-off position (every
+/// chequer on points 1..[`MAX_POINTS`]), the side on roll first.
+pub fn from_position_id(id: &str) -> Result<(Side, Side), PositionError> {
+    let [on_roll, opponent] = position_id_boards(id)?;
     let side = |board: &[u8; 25], who: &str| -> Result<Side, PositionError> {
         if let Some(p) = (MAX_POINTS..25).find(|&p| board[p] > 0) {
             return Err(PositionError(format!(
@@ -271,7 +283,7 @@ pub fn from_position_id(id: &str) -> Result<(Side, Side), PositionError> {
         Side::from_counts(&board[..MAX_POINTS])
             .map_err(|e| PositionError(format!("position ID {id}: {e}")))
     };
-    Ok((side(&boards[1], "side on roll")?, side(&boards[0], "side not on roll")?))
+    Ok((side(&on_roll, "side on roll")?, side(&opponent, "side not on roll")?))
 }
 
 /// The gnubg position ID of a bear-off position, the side on roll first.
