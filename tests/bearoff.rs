@@ -8,7 +8,10 @@ use md5::{Digest, Md5};
 use millbase::bearoff::{one_sided, two_sided};
 
 fn md5_hex(bytes: &[u8]) -> String {
-    Md5::digest(bytes).iter().map(|b| format!("{b:02x}")).collect()
+    Md5::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
 }
 
 /// gnubg's manual, "Verification of the databases": one-sided, 15 chequers.
@@ -73,7 +76,7 @@ fn naive_plays(counts: [u8; 6], roll: (u8, u8)) -> BTreeSet<[u8; 6]> {
                 }
                 let d = usize::from(d);
                 let highest = (1..=6).rev().find(|&q| c[q - 1] > 0).unwrap();
-                let ok = p > d || p == d || p == highest;
+                let ok = p >= d || p == highest;
                 if !ok {
                     continue;
                 }
@@ -127,11 +130,17 @@ fn the_plays_are_the_naive_rules_plays() {
         let side = Side::from_index(i, 6).unwrap();
         assert_eq!(side.index(6), i, "index and position agree");
         for (a, b) in rolls() {
-            let ours: Vec<[u8; 6]> =
-                plays(&side, Roll { high: a, low: b }).iter().map(|p| counts6(&p.to)).collect();
+            let ours: Vec<[u8; 6]> = plays(&side, Roll { high: a, low: b })
+                .iter()
+                .map(|p| counts6(&p.to))
+                .collect();
             let set: BTreeSet<[u8; 6]> = ours.iter().copied().collect();
             assert_eq!(set.len(), ours.len(), "{side} {a}{b}: a position twice");
-            assert_eq!(set, naive_plays(counts6(&side), (a, b)), "{side} roll {a}{b}");
+            assert_eq!(
+                set,
+                naive_plays(counts6(&side), (a, b)),
+                "{side} roll {a}{b}"
+            );
             for to in &set {
                 let to = Side::from_counts(to).unwrap();
                 assert!(to.index(6) < i, "{side} {a}{b}: a play to a larger index");
@@ -172,20 +181,34 @@ fn naive(c: usize) -> Naive {
         }
     }
     all(c, 0, [0; 6], &mut sides);
-    let pips = |s: &[u8; 6]| s.iter().enumerate().map(|(i, &k)| (i + 1) * usize::from(k)).sum::<usize>();
+    let pips = |s: &[u8; 6]| {
+        s.iter()
+            .enumerate()
+            .map(|(i, &k)| (i + 1) * usize::from(k))
+            .sum::<usize>()
+    };
     sides.sort_by_key(pips);
     let n = sides.len();
     let at = |s: &[u8; 6]| sides.iter().position(|t| t == s).unwrap();
     let succ: Vec<Vec<Vec<usize>>> = sides
         .iter()
-        .map(|s| rolls().into_iter().map(|r| naive_plays(*s, r).iter().map(|t| at(t)).collect()).collect())
+        .map(|s| {
+            rolls()
+                .into_iter()
+                .map(|r| naive_plays(*s, r).iter().map(&at).collect())
+                .collect()
+        })
         .collect();
     let one = BigRational::one();
     let mut exp_rolls = vec![BigRational::zero(); n];
     for i in 1..n {
         let mut e = one.clone();
         for (k, r) in rolls().into_iter().enumerate() {
-            let best = succ[i][k].iter().map(|&j| exp_rolls[j].clone()).min().unwrap();
+            let best = succ[i][k]
+                .iter()
+                .map(|&j| exp_rolls[j].clone())
+                .min()
+                .unwrap();
             e += weight(r) * best;
         }
         exp_rolls[i] = e;
@@ -218,9 +241,17 @@ fn naive(c: usize) -> Naive {
             let mut cf: [BigRational; 3] = Default::default();
             for (r, roll) in rolls().into_iter().enumerate() {
                 let after = |j: usize| them * n + j;
-                let best = succ[us][r].iter().map(|&j| &one - &win[after(j)]).max().unwrap();
+                let best = succ[us][r]
+                    .iter()
+                    .map(|&j| &one - &win[after(j)])
+                    .max()
+                    .unwrap();
                 w += weight(roll) * best;
-                let owned = succ[us][r].iter().map(|&j| -cubeful[after(j)][2].clone()).max().unwrap();
+                let owned = succ[us][r]
+                    .iter()
+                    .map(|&j| -cubeful[after(j)][2].clone())
+                    .max()
+                    .unwrap();
                 let centred = (succ[us][r].iter())
                     .map(|&j| -cube(&cubeful[after(j)][1], &cubeful[after(j)][2]))
                     .max()
@@ -254,7 +285,11 @@ fn the_files_agree_with_a_naive_exact_solver() {
     let c = 3;
     let nv = naive(c);
     let n = nv.sides.len();
-    let index: Vec<usize> = nv.sides.iter().map(|s| Side::from_counts(s).unwrap().index(6) as usize).collect();
+    let index: Vec<usize> = nv
+        .sides
+        .iter()
+        .map(|s| Side::from_counts(s).unwrap().index(6) as usize)
+        .collect();
     // one side: gnubg's fixed point keeps 32 rolls of 16 bits; its mean
     // is off by at most 31 rolls · 32 entries · half a unit per roll of
     // depth (3 chequers need at most 6 rolls), 0.045 rolls
@@ -290,8 +325,13 @@ fn the_files_agree_with_a_naive_exact_solver() {
         }
     }
     assert!(real_off < 1e-12, "f64 two-sided off by {real_off}");
-    assert!(cubeless_fixed < 24.0 / 32767.5, "gnubg cubeless off by {cubeless_fixed}");
-    eprintln!("largest differences from exact: one-sided {to_fixed:.2e} rolls, cubeless {cubeless_fixed:.2e}, cubeful {cubeful_fixed:.2e}");
+    assert!(
+        cubeless_fixed < 24.0 / 32767.5,
+        "gnubg cubeless off by {cubeless_fixed}"
+    );
+    eprintln!(
+        "largest differences from exact: one-sided {to_fixed:.2e} rolls, cubeless {cubeless_fixed:.2e}, cubeful {cubeful_fixed:.2e}"
+    );
     assert!(cubeful_fixed < 0.01, "gnubg cubeful off by {cubeful_fixed}");
 }
 
@@ -340,7 +380,9 @@ fn millbases_file_reads_back_and_damage_is_an_error() {
     assert!(errors > 0, "a damaged block read without error");
     // truncated: refused when opened
     std::fs::write(&path, &bytes[..bytes.len() - 1]).unwrap();
-    let e = full::FullFile::open(&path).err().expect("a truncated file opened");
+    let e = full::FullFile::open(&path)
+        .err()
+        .expect("a truncated file opened");
     assert!(e.to_string().contains("ts.mbo"), "{e}");
 }
 
@@ -349,9 +391,14 @@ fn a_position_id_reads_as_gnubgs_manual_draws_it() {
     // gnubg's manual (hypergammon databases): "ADAAAQAkIAAAAA", X on roll
     // with chequers on its 15-, 17- and 24-points, O on its 13-point (two)
     // and 23-point
-    let [on_roll, opponent] = millbase::bearoff::position::position_id_boards("ADAAAQAkIAAAAA").unwrap();
+    let [on_roll, opponent] =
+        millbase::bearoff::position::position_id_boards("ADAAAQAkIAAAAA").unwrap();
     let on = |b: [u8; 25]| -> Vec<(usize, u8)> {
-        b.iter().enumerate().filter(|(_, c)| **c > 0).map(|(i, c)| (i + 1, *c)).collect()
+        b.iter()
+            .enumerate()
+            .filter(|(_, c)| **c > 0)
+            .map(|(i, c)| (i + 1, *c))
+            .collect()
     };
     assert_eq!(on(on_roll), vec![(15, 1), (17, 1), (24, 1)]);
     assert_eq!(on(opponent), vec![(13, 2), (23, 1)]);
@@ -359,7 +406,10 @@ fn a_position_id_reads_as_gnubgs_manual_draws_it() {
     let a = Side::parse("2 5", 6).unwrap();
     let b = Side::parse("2 3 6 6", 6).unwrap();
     let id = millbase::bearoff::position::position_id(&a, &b);
-    assert_eq!(millbase::bearoff::position::from_position_id(&id).unwrap(), (a, b));
+    assert_eq!(
+        millbase::bearoff::position::from_position_id(&id).unwrap(),
+        (a, b)
+    );
 }
 
 fn out(o: &std::process::Output) -> String {
@@ -375,35 +425,102 @@ fn the_command_generates_queries_and_refuses_bad_input() {
     let dir = tempfile::tempdir().unwrap();
     let os = dir.path().join("os3.bd");
     let ts = dir.path().join("ts3.bd");
-    let o = common::run(&["bearoff", "generate", "--one-sided", "--points", "3", "--out", os.to_str().unwrap()]);
+    let o = common::run(&[
+        "bearoff",
+        "generate",
+        "--one-sided",
+        "--points",
+        "3",
+        "--out",
+        os.to_str().unwrap(),
+    ]);
     assert!(o.status.success(), "{}", err(&o));
-    assert!(out(&o).contains("MD5 346dae6139ccb4b227c534373e5c52e4"), "{}", out(&o));
-    let o = common::run(&["bearoff", "generate", "--two-sided", "--points", "6", "--checkers", "3", "--out", ts.to_str().unwrap()]);
-    assert!(out(&o).contains("MD5 9d67da3db32ad4720cc38eecf9a67967"), "{}", out(&o));
+    assert!(
+        out(&o).contains("MD5 346dae6139ccb4b227c534373e5c52e4"),
+        "{}",
+        out(&o)
+    );
+    let o = common::run(&[
+        "bearoff",
+        "generate",
+        "--two-sided",
+        "--points",
+        "6",
+        "--checkers",
+        "3",
+        "--out",
+        ts.to_str().unwrap(),
+    ]);
+    assert!(
+        out(&o).contains("MD5 9d67da3db32ad4720cc38eecf9a67967"),
+        "{}",
+        out(&o)
+    );
 
     // one side: the distribution sums to 1 and its mean is the expected rolls
-    let o = common::run(&["bearoff", "query", "--db", os.to_str().unwrap(), "1 3", "--json"]);
+    let o = common::run(&[
+        "bearoff",
+        "query",
+        "--db",
+        os.to_str().unwrap(),
+        "1 3",
+        "--json",
+    ]);
     let v: serde_json::Value = serde_json::from_str(&out(&o)).unwrap();
     assert_eq!(v["position"], "1 3");
-    let d: Vec<f64> = v["distribution"].as_array().unwrap().iter().map(|x| x.as_f64().unwrap()).collect();
+    let d: Vec<f64> = v["distribution"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_f64().unwrap())
+        .collect();
     assert!((d.iter().sum::<f64>() - 1.0).abs() < 1e-9);
     let mean: f64 = d.iter().enumerate().map(|(i, p)| i as f64 * p).sum();
     assert!((mean - v["expected_rolls"].as_f64().unwrap()).abs() < 1e-9);
     // 1 3 with 21: every play leaves one chequer on the 1-point; gnubg
     // reaches it first by 3/1 1/off, and writes one chequer's path from
     // the 3-point off
-    let o = common::run(&["bearoff", "best", "--db", os.to_str().unwrap(), "1 3", "--roll", "21", "--json"]);
+    let o = common::run(&[
+        "bearoff",
+        "best",
+        "--db",
+        os.to_str().unwrap(),
+        "1 3",
+        "--roll",
+        "21",
+        "--json",
+    ]);
     let v: serde_json::Value = serde_json::from_str(&out(&o)).unwrap();
     let moves = v["moves"].as_array().unwrap();
     assert_eq!(moves.len(), 1, "{v}");
     assert_eq!(moves[0]["move"], "3/off", "{v}");
-    let rolls: Vec<f64> = moves.iter().map(|m| m["expected_rolls"].as_f64().unwrap()).collect();
+    let rolls: Vec<f64> = moves
+        .iter()
+        .map(|m| m["expected_rolls"].as_f64().unwrap())
+        .collect();
     assert!(rolls.windows(2).all(|w| w[0] <= w[1]), "best first: {v}");
 
     // two sides: the same answer for the written position and its ID
-    let id = millbase::bearoff::position::position_id(&Side::parse("2 5", 6).unwrap(), &Side::parse("2 3", 6).unwrap());
-    let a = out(&common::run(&["bearoff", "query", "--db", ts.to_str().unwrap(), "2 5 / 2 3", "--json"]));
-    let b = out(&common::run(&["bearoff", "query", "--db", ts.to_str().unwrap(), &id, "--json"]));
+    let id = millbase::bearoff::position::position_id(
+        &Side::parse("2 5", 6).unwrap(),
+        &Side::parse("2 3", 6).unwrap(),
+    );
+    let a = out(&common::run(&[
+        "bearoff",
+        "query",
+        "--db",
+        ts.to_str().unwrap(),
+        "2 5 / 2 3",
+        "--json",
+    ]));
+    let b = out(&common::run(&[
+        "bearoff",
+        "query",
+        "--db",
+        ts.to_str().unwrap(),
+        &id,
+        "--json",
+    ]));
     assert_eq!(a, b);
     let v: serde_json::Value = serde_json::from_str(&a).unwrap();
     let win = v["win"].as_f64().unwrap();
@@ -415,7 +532,16 @@ fn the_command_generates_queries_and_refuses_bad_input() {
     // position's chance of winning (up to the file's rounding)
     let mut total = 0.0;
     for roll in Roll::all() {
-        let o = common::run(&["bearoff", "best", "--db", ts.to_str().unwrap(), "2 5 / 2 3", "--roll", &roll.to_string(), "--json"]);
+        let o = common::run(&[
+            "bearoff",
+            "best",
+            "--db",
+            ts.to_str().unwrap(),
+            "2 5 / 2 3",
+            "--roll",
+            &roll.to_string(),
+            "--json",
+        ]);
         let v: serde_json::Value = serde_json::from_str(&out(&o)).unwrap();
         total += f64::from(roll.weight()) / 36.0 * v["moves"][0]["win"].as_f64().unwrap();
     }
@@ -439,7 +565,11 @@ fn the_command_generates_queries_and_refuses_bad_input() {
     let o = common::run(&["bearoff", "query", "--db", bad.to_str().unwrap(), "1 / 1"]);
     assert_eq!(o.status.code(), Some(1));
     assert!(err(&o).contains("bad.bd"), "{}", err(&o));
-    std::fs::write(&bad, b"MILLBASE and other bytes that are not a bear-off file at all").unwrap();
+    std::fs::write(
+        &bad,
+        b"MILLBASE and other bytes that are not a bear-off file at all",
+    )
+    .unwrap();
     let o = common::run(&["bearoff", "query", "--db", bad.to_str().unwrap(), "1 / 1"]);
     assert_eq!(o.status.code(), Some(1));
     assert!(err(&o).contains("not a bear-off database"), "{}", err(&o));

@@ -80,10 +80,7 @@ pub fn one_sided(points: usize, chequers: usize) -> Vec<ExactDistribution> {
 /// The largest differences between `file` (gnubg's fixed point) and
 /// `exact`: of a single probability, and of an expected number of rolls
 /// (bearing all off, or the first chequer).
-pub fn one_sided_difference(
-    file: &[Distribution],
-    exact: &[ExactDistribution],
-) -> (f64, f64) {
+pub fn one_sided_difference(file: &[Distribution], exact: &[ExactDistribution]) -> (f64, f64) {
     let (mut prob, mut rolls) = (0.0f64, 0.0f64);
     for (f, e) in file.iter().zip(exact) {
         for (fixed, real) in [(&f.off, &e.off), (&f.gammon, &e.gammon)] {

@@ -1,11 +1,7 @@
-//! Bear-off files: gnubg's 40-byte text header, the errors of reading a
-//! file, and opening any of the kinds millbase reads (gnubg's one- and
-//! two-sided files, millbase's own [`full`](crate::bearoff::full) file).
+//! Bear-off files: gnubg's 40-byte text header and the errors of reading a
+//! file or asking it a position.
 
-use crate::bearoff::full::FullFile;
-use crate::bearoff::one_sided::OneSidedFile;
 use crate::bearoff::position::{MAX_CHEQUERS, MAX_POINTS, PositionError};
-use crate::bearoff::two_sided::TwoSidedFile;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
@@ -101,7 +97,12 @@ impl Header {
                 flag(compressed)
             ),
             Kind::TwoSided { cubeful } => {
-                format!("gnubg-TS-{:02}-{:02}-{}", self.points, self.chequers, flag(cubeful))
+                format!(
+                    "gnubg-TS-{:02}-{:02}-{}",
+                    self.points,
+                    self.chequers,
+                    flag(cubeful)
+                )
             }
         };
         let mut h = [b'x'; HEADER_LEN];
@@ -116,10 +117,14 @@ impl Header {
             .get(..HEADER_LEN)
             .ok_or_else(|| corrupt(path, "truncated: shorter than gnubg's 40-byte header"))?;
         if !h.starts_with(b"gnubg-") {
-            return Err(corrupt(path, "not a bear-off database (no gnubg or millbase header)"));
+            return Err(corrupt(
+                path,
+                "not a bear-off database (no gnubg or millbase header)",
+            ));
         }
         let text = std::str::from_utf8(&h[..20]).unwrap_or("");
-        let number = |at: usize, len: usize| -> Option<usize> { text.get(at..at + len)?.parse().ok() };
+        let number =
+            |at: usize, len: usize| -> Option<usize> { text.get(at..at + len)?.parse().ok() };
         let flag = |at: usize| -> Option<bool> {
             match text.get(at..at + 1)? {
                 "0" => Some(false),
@@ -127,7 +132,15 @@ impl Header {
                 _ => None,
             }
         };
-        let bad = || corrupt(path, format!("unreadable gnubg header {:?}", String::from_utf8_lossy(h).trim_end()));
+        let bad = || {
+            corrupt(
+                path,
+                format!(
+                    "unreadable gnubg header {:?}",
+                    String::from_utf8_lossy(h).trim_end()
+                ),
+            )
+        };
         let kind = match &h[6..8] {
             b"OS" => {
                 if flag(19) == Some(true) {
@@ -156,7 +169,9 @@ impl Header {
         if !(1..=MAX_POINTS).contains(&points) || !(1..=MAX_CHEQUERS).contains(&chequers) {
             return Err(corrupt(
                 path,
-                format!("{points} points of {chequers} chequers: outside 1-{MAX_POINTS} points, 1-{MAX_CHEQUERS} chequers"),
+                format!(
+                    "{points} points of {chequers} chequers: outside 1-{MAX_POINTS} points, 1-{MAX_CHEQUERS} chequers"
+                ),
             ));
         }
         Ok(Header {
@@ -164,56 +179,5 @@ impl Header {
             points,
             chequers,
         })
-    }
-}
-
-/// An open bear-off file of any kind.
-pub enum BearoffFile {
-    /// gnubg's one-sided file.
-    One(OneSidedFile),
-    /// gnubg's two-sided file.
-    Two(TwoSidedFile),
-    /// millbase's two-sided cubeless file.
-    Full(FullFile),
-}
-
-impl BearoffFile {
-    /// Opens `path`, telling the kind by its header.
-    pub fn open(path: &Path) -> Result<BearoffFile, BearoffError> {
-        let io = |error| BearoffError::Io {
-            path: path.to_path_buf(),
-            error,
-        };
-        let mut start = [0u8; HEADER_LEN];
-        let len = {
-            use std::io::Read;
-            let mut f = std::fs::File::open(path).map_err(io)?;
-            let mut got = 0;
-            while got < HEADER_LEN {
-                match f.read(&mut start[got..]).map_err(io)? {
-                    0 => break,
-                    k => got += k,
-                }
-            }
-            got
-        };
-        if start[..len].starts_with(crate::bearoff::full::MAGIC) {
-            return Ok(BearoffFile::Full(FullFile::open(path)?));
-        }
-        let header = Header::decode(path, &start[..len])?;
-        let bytes = std::fs::read(path).map_err(io)?;
-        Ok(match header.kind {
-            Kind::OneSided { .. } => BearoffFile::One(OneSidedFile::new(path, header, bytes)?),
-            Kind::TwoSided { .. } => BearoffFile::Two(TwoSidedFile::new(path, header, bytes)?),
-        })
-    }
-
-    /// Points and most chequers of a side.
-    pub fn size(&self) -> (usize, usize) {
-        match self {
-            BearoffFile::One(f) => (f.header.points, f.header.chequers),
-            BearoffFile::Two(f) => (f.header.points, f.header.chequers),
-            BearoffFile::Full(f) => (f.points(), f.chequers()),
-        }
     }
 }

@@ -17,10 +17,11 @@
 //! [`two_sided`]: crate::bearoff::two_sided
 
 use crate::bearoff::file::{BearoffError, corrupt};
-use crate::bearoff::two_sided::{LOSS, Successors, WIN, roll_weights};
 use crate::bearoff::position::positions;
+use crate::bearoff::two_sided::{LOSS, Successors, WIN, roll_weights};
 use crate::storage::blocks::{BlockIndex, index_bytes, index_len};
 use rayon::prelude::*;
+use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 
 /// The first bytes of millbase's bear-off file.
@@ -162,9 +163,7 @@ pub fn write(
         .par_chunks(BLOCK_ENTRIES as usize)
         .map_init(
             || zstd::bulk::Compressor::new(LEVEL).expect("a zstd compression context"),
-            |zc, chunk| {
-            zc.compress(&planes(chunk))
-            },
+            |zc, chunk| zc.compress(&planes(chunk)),
         )
         .collect::<std::io::Result<_>>()
         .map_err(|error| BearoffError::Io {
@@ -220,10 +219,11 @@ fn planes(chunk: &[i16]) -> Vec<u8> {
 }
 
 /// An open millbase bear-off file, its header and block index checked; blocks
-/// are checked as they are read.
+/// are read by position (no memory map, so a file cut short under a reader
+/// is an error, not a fault) and checked as they are read.
 pub struct FullFile {
     path: PathBuf,
-    map: memmap2::Mmap,
+    file: std::fs::File,
     points: usize,
     chequers: usize,
     blocks: BlockIndex,
@@ -237,13 +237,19 @@ impl FullFile {
             error,
         };
         let file = std::fs::File::open(path).map_err(io)?;
-        // SAFETY: the file is only read; a file changed while open gives
-        // wrong bytes, which the checksums catch, or a fault, as with any
-        // mapped file (millbase's own writers replace files by rename).
-        let map = unsafe { memmap2::Mmap::map(&file) }.map_err(io)?;
-        let h = map
-            .get(..HEADER_LEN)
-            .ok_or_else(|| corrupt(path, "truncated: shorter than its header"))?;
+        let file_len = file.metadata().map_err(io)?.len();
+        let read = |at: u64, len: usize| -> Result<Vec<u8>, BearoffError> {
+            let mut buf = vec![0u8; len];
+            match file.read_exact_at(&mut buf, at) {
+                Ok(()) => Ok(buf),
+                Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => Err(corrupt(
+                    path,
+                    format!("truncated: {file_len} bytes, its header and offset table do not fit"),
+                )),
+                Err(e) => Err(io(e)),
+            }
+        };
+        let h = &read(0, HEADER_LEN)?;
         if &h[..16] != MAGIC {
             return Err(corrupt(path, "not a millbase bear-off file"));
         }
@@ -258,32 +264,42 @@ impl FullFile {
         if version != VERSION || h[22] != CUBELESS {
             return Err(corrupt(
                 path,
-                format!("layout {version}, content {}: this millbase reads layout {VERSION} of cubeless equities", h[22]),
+                format!(
+                    "layout {version}, content {}: this millbase reads layout {VERSION} of cubeless equities",
+                    h[22]
+                ),
             ));
         }
         if !(1..=crate::bearoff::position::MAX_POINTS).contains(&points)
             || !(1..=crate::bearoff::position::MAX_CHEQUERS).contains(&chequers)
         {
-            return Err(corrupt(path, format!("{points} points of {chequers} chequers")));
+            return Err(corrupt(
+                path,
+                format!("{points} points of {chequers} chequers"),
+            ));
         }
         let n = u64::from(positions(points, chequers));
-        if block_entries != BLOCK_ENTRIES || entries != n * n || nb != entries.div_ceil(u64::from(BLOCK_ENTRIES)) {
-            return Err(corrupt(path, "inconsistent entry or block count in the header"));
+        if block_entries != BLOCK_ENTRIES
+            || entries != n * n
+            || nb != entries.div_ceil(u64::from(BLOCK_ENTRIES))
+        {
+            return Err(corrupt(
+                path,
+                "inconsistent entry or block count in the header",
+            ));
         }
         let nb = nb as usize;
-        let t = map
-            .get(HEADER_LEN..HEADER_LEN + index_len(nb) + 4)
-            .ok_or_else(|| corrupt(path, "truncated: the offset table does not fit"))?;
+        let t = read(HEADER_LEN as u64, index_len(nb) + 4)?;
         let (body, crc) = t.split_at(index_len(nb));
         if crc32fast::hash(body) != u32::from_le_bytes(crc.try_into().unwrap()) {
             return Err(corrupt(path, "offset table checksum mismatch"));
         }
         let data_start = (HEADER_LEN + index_len(nb) + 4) as u64;
-        let blocks = BlockIndex::parse(path, body, nb, data_start, map.len() as u64)
+        let blocks = BlockIndex::parse(path, body, nb, data_start, file_len)
             .map_err(|e| corrupt(path, e.to_string()))?;
         Ok(FullFile {
             path: path.to_path_buf(),
-            map,
+            file,
             points,
             chequers,
             blocks,
@@ -303,18 +319,37 @@ impl FullFile {
     /// The cubeless equity (gnubg's integer) of `us` on roll against `them`.
     pub fn equity(&self, us: u32, them: u32) -> Result<i16, BearoffError> {
         let n = u64::from(positions(self.points, self.chequers));
+        if u64::from(us.max(them)) >= n {
+            return Err(corrupt(
+                &self.path,
+                format!("no position {} in a file of {n}", us.max(them)),
+            ));
+        }
         let k = u64::from(us) * n + u64::from(them);
         let b = (k / u64::from(BLOCK_ENTRIES)) as usize;
-        let data = (self.blocks.block(&self.path, &self.map, b))
+        let (start, end) = (self.blocks.offsets[b], self.blocks.offsets[b + 1]);
+        let mut data = vec![0u8; (end - start) as usize];
+        self.file.read_exact_at(&mut data, start).map_err(|e| {
+            corrupt(
+                &self.path,
+                format!("block {b} cannot be read ({e}): the file was cut short or changed"),
+            )
+        })?;
+        (self.blocks.check(&self.path, &data, b))
             .map_err(|e| corrupt(&self.path, e.to_string()))?;
-        let planes = zstd::bulk::decompress(data, 2 * BLOCK_ENTRIES as usize)
+        let planes = zstd::bulk::decompress(&data, 2 * BLOCK_ENTRIES as usize)
             .map_err(|e| corrupt(&self.path, format!("block {b}: {e}")))?;
         let len = planes.len() / 2;
         let at = (k % u64::from(BLOCK_ENTRIES)) as usize;
         if planes.len() % 2 != 0 || at >= len {
-            return Err(corrupt(&self.path, format!("block {b} decodes to too few values")));
+            return Err(corrupt(
+                &self.path,
+                format!("block {b} decodes to too few values"),
+            ));
         }
-        let v = (0..=at).fold(0u16, |v, k| v.wrapping_add(u16::from_le_bytes([planes[k], planes[len + k]])));
+        let v = (0..=at).fold(0u16, |v, k| {
+            v.wrapping_add(u16::from_le_bytes([planes[k], planes[len + k]]))
+        });
         Ok((v ^ 0x8000) as i16)
     }
 }

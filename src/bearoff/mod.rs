@@ -13,13 +13,15 @@
 //! - [`full`]: two-sided cubeless databases past gnubg's 11 chequers, in
 //!   millbase's own compressed file;
 //! - [`exact`]: the same recursions in f64, to measure the files' rounding;
-//! - [`file`]: file headers, opening any of them, the errors;
+//! - [`file`](mod@file): gnubg's file header, the errors;
+//! - [`database`]: an open file of any of these kinds;
 //! - [`query`]: a position's value and the plays of a roll, best first.
 //!
 //! The gnubg files are byte for byte those of gnubg's `makebearoff` (its
 //! index, move order, rounding and integer cube arithmetic); the tests check
 //! them against the MD5 sums gnubg's manual publishes.
 
+pub mod database;
 pub mod exact;
 pub mod file;
 pub mod full;

@@ -57,7 +57,10 @@ const fn one_at_zero() -> [u16; ROLLS] {
 
 /// `Σ i·p_i`: what the best play minimises (gnubg's `RollsOS`).
 fn weighted_rolls(p: &[u16; ROLLS]) -> u32 {
-    p.iter().enumerate().map(|(i, &v)| i as u32 * u32::from(v)).sum()
+    p.iter()
+        .enumerate()
+        .map(|(i, &v)| i as u32 * u32::from(v))
+        .sum()
 }
 
 /// The distributions of every position of up to `chequers` chequers on
@@ -103,7 +106,10 @@ fn solve(side: &Side, points: usize, chequers: usize, table: &[Distribution]) ->
                 best_gammon = Some((g, d));
             }
         }
-        let (best, best_gammon) = (best.expect("a legal play").1, best_gammon.expect("a play").1);
+        let (best, best_gammon) = (
+            best.expect("a legal play").1,
+            best_gammon.expect("a play").1,
+        );
         let w = roll.weight();
         for i in 0..ROLLS - 1 {
             off[i + 1] += w * u32::from(best.off[i]);
@@ -239,7 +245,10 @@ impl OneSidedFile {
     pub fn distribution(&self, index: u32) -> Result<Distribution, BearoffError> {
         let n = positions(self.header.points, self.header.chequers);
         if index >= n {
-            return Err(corrupt(&self.path, format!("no position {index} in a file of {n}")));
+            return Err(corrupt(
+                &self.path,
+                format!("no position {index} in a file of {n}"),
+            ));
         }
         let mut d = Distribution {
             off: [0; ROLLS],
@@ -249,7 +258,12 @@ impl OneSidedFile {
         let read = |at: usize| -> Option<u16> {
             b.get(at..at + 2).map(|s| u16::from_le_bytes([s[0], s[1]]))
         };
-        let short = || corrupt(&self.path, format!("truncated in the values of position {index}"));
+        let short = || {
+            corrupt(
+                &self.path,
+                format!("truncated in the values of position {index}"),
+            )
+        };
         if !self.compressed {
             let size = if self.gammon { 128 } else { 64 };
             let at = 40 + index as usize * size;
@@ -264,7 +278,14 @@ impl OneSidedFile {
         let e = 40 + index as usize * self.index_entry();
         let entry = &b[e..e + self.index_entry()];
         let offset = u32::from_le_bytes([entry[0], entry[1], entry[2], entry[3]]) as usize;
-        let spans = [(entry[4], entry[5]), if self.gammon { (entry[6], entry[7]) } else { (0, 0) }];
+        let spans = [
+            (entry[4], entry[5]),
+            if self.gammon {
+                (entry[6], entry[7])
+            } else {
+                (0, 0)
+            },
+        ];
         let mut at = 40 + n as usize * self.index_entry() + 2 * offset;
         for ((count, first), out) in spans.into_iter().zip([&mut d.off, &mut d.gammon]) {
             let (count, first) = (usize::from(count), usize::from(first));

@@ -87,7 +87,9 @@ impl Side {
 
     /// The pips to bear every chequer off.
     pub fn pips(&self) -> u32 {
-        (self.counts.iter().enumerate()).map(|(i, &c)| (i as u32 + 1) * u32::from(c)).sum()
+        (self.counts.iter().enumerate())
+            .map(|(i, &c)| (i as u32 + 1) * u32::from(c))
+            .sum()
     }
 
     /// Moves one chequer from `from` to `to` (1-based; 0 is off).
@@ -206,7 +208,9 @@ impl Written {
     /// the bear-off of both sides), each chequer on points 1..=`points`.
     pub fn parse(s: &str, points: usize) -> Result<Written, PositionError> {
         let t = s.trim();
-        if t.len() == 14 && t.chars().all(|c| c.is_ascii_alphanumeric() || c == '+' || c == '/')
+        if t.len() == 14
+            && t.chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '+' || c == '/')
         {
             let (on_roll, opponent) = from_position_id(t)?;
             for side in [on_roll, opponent] {
@@ -220,7 +224,10 @@ impl Written {
             return Ok(Written::Two(on_roll, opponent));
         }
         match t.split_once('/') {
-            Some((a, b)) => Ok(Written::Two(Side::parse(a, points)?, Side::parse(b, points)?)),
+            Some((a, b)) => Ok(Written::Two(
+                Side::parse(a, points)?,
+                Side::parse(b, points)?,
+            )),
             None => Ok(Written::One(Side::parse(t, points)?)),
         }
     }
@@ -253,7 +260,12 @@ pub fn position_id_boards(id: &str) -> Result<[[u8; 25]; 2], PositionError> {
         }
         if bytes[bit / 8] >> (bit % 8) & 1 == 1 {
             boards[player][point] += 1;
-            if boards[player].iter().map(|&c| usize::from(c)).sum::<usize>() > MAX_CHEQUERS {
+            if boards[player]
+                .iter()
+                .map(|&c| usize::from(c))
+                .sum::<usize>()
+                > MAX_CHEQUERS
+            {
                 return Err(PositionError(format!(
                     "position ID {id}: more than {MAX_CHEQUERS} chequers on a side"
                 )));
@@ -277,13 +289,20 @@ pub fn from_position_id(id: &str) -> Result<(Side, Side), PositionError> {
         if let Some(p) = (MAX_POINTS..25).find(|&p| board[p] > 0) {
             return Err(PositionError(format!(
                 "position ID {id}: the {who} has a chequer on its {}, not a bear-off position",
-                if p == 24 { "bar".to_string() } else { format!("{}-point", p + 1) }
+                if p == 24 {
+                    "bar".to_string()
+                } else {
+                    format!("{}-point", p + 1)
+                }
             )));
         }
         Side::from_counts(&board[..MAX_POINTS])
             .map_err(|e| PositionError(format!("position ID {id}: {e}")))
     };
-    Ok((side(&on_roll, "side on roll")?, side(&opponent, "side not on roll")?))
+    Ok((
+        side(&on_roll, "side on roll")?,
+        side(&opponent, "side not on roll")?,
+    ))
 }
 
 /// The gnubg position ID of a bear-off position, the side on roll first.

@@ -2,7 +2,8 @@
 //! roll with the value after it, best first, in the JSON shapes of
 //! docs/USAGE.md.
 
-use crate::bearoff::file::{BearoffError, BearoffFile};
+use crate::bearoff::database::BearoffFile;
+use crate::bearoff::file::BearoffError;
 use crate::bearoff::moves::{self, Roll};
 use crate::bearoff::one_sided::{Distribution, ONE};
 use crate::bearoff::position::{PositionError, Side, Written};
@@ -121,13 +122,21 @@ fn sides(file: &BearoffFile, written: Written) -> Result<(Side, Option<Side>), B
 
 /// The equities of `us` on roll against `them`: cubeless, then the cubeful
 /// ones if the file has them.
-fn equities(file: &BearoffFile, us: &Side, them: &Side) -> Result<(i16, Option<[i16; 3]>), BearoffError> {
+fn equities(
+    file: &BearoffFile,
+    us: &Side,
+    them: &Side,
+) -> Result<(i16, Option<[i16; 3]>), BearoffError> {
     let points = file.size().0;
     let (a, b) = (us.index(points), them.index(points));
     match file {
         BearoffFile::Two(f) => {
             let e = f.equities(a, b);
-            Ok((e[0], f.is_cubeful().then_some([e[OWNED], e[CENTRED], e[OPPONENT]])))
+            Ok((
+                e[0],
+                f.is_cubeful()
+                    .then_some([e[OWNED], e[CENTRED], e[OPPONENT]]),
+            ))
         }
         BearoffFile::Full(f) => Ok((f.equity(a, b)?, None)),
         BearoffFile::One(_) => unreachable!("a two-sided question of a one-sided file"),
@@ -161,7 +170,10 @@ pub fn value(file: &BearoffFile, written: Written) -> Result<Value, BearoffError
             Ok(Value::OneSided {
                 position: us.to_string(),
                 expected_rolls: d.expected_rolls(),
-                distribution: d.off[..=last].iter().map(|&v| f64::from(v) / f64::from(ONE)).collect(),
+                distribution: d.off[..=last]
+                    .iter()
+                    .map(|&v| f64::from(v) / f64::from(ONE))
+                    .collect(),
                 expected_rolls_first: gammon.then(|| d.expected_rolls_gammon()),
             })
         }

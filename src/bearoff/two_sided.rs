@@ -121,7 +121,8 @@ pub fn generate(
     for sum in 0..2 * nn - 1 {
         for us in sum.saturating_sub(nn - 1)..=sum.min(nn - 1) {
             let them = sum - us;
-            table[us * nn + them] = solve(us as u32, them as u32, n, &succ, &weights, cubeful, &table);
+            table[us * nn + them] =
+                solve(us as u32, them as u32, n, &succ, &weights, cubeful, &table);
         }
         done += (sum.min(nn - 1) + 1 - sum.saturating_sub(nn - 1)) as u64;
         if sum % 64 == 0 {

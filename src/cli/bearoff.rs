@@ -5,7 +5,8 @@
 use super::{Failure, write_json};
 use clap::{Args, Subcommand, ValueEnum};
 use md5::{Digest, Md5};
-use millbase::bearoff::file::{BearoffError, BearoffFile};
+use millbase::bearoff::database::BearoffFile;
+use millbase::bearoff::file::BearoffError;
 use millbase::bearoff::moves::Roll;
 use millbase::bearoff::position::{MAX_CHEQUERS, MAX_POINTS, Written, positions};
 use millbase::bearoff::query::{self, Value};
@@ -200,12 +201,16 @@ fn write_value(out: &mut impl Write, value: &Value) -> Result<(), Failure> {
             distribution,
             expected_rolls_first,
         } => {
-            writeln!(out, "{position}: {expected_rolls:.4} rolls expected to bear off")?;
+            writeln!(
+                out,
+                "{position}: {expected_rolls:.4} rolls expected to bear off"
+            )?;
             if let Some(f) = expected_rolls_first.filter(|f| *f > 0.0) {
                 writeln!(out, "first chequer off in {f:.4} rolls expected")?;
             }
             for (i, p) in distribution.iter().enumerate().filter(|(_, p)| **p > 0.0) {
-                writeln!(out, "  {i:>2} rolls: {:>8.4}%", 100.0 * p)?;
+                let rolls = if i == 1 { "roll " } else { "rolls" };
+                writeln!(out, "  {i:>2} {rolls}: {:>8.4}%", 100.0 * p)?;
             }
         }
         Value::TwoSided {
@@ -229,11 +234,12 @@ fn write_value(out: &mut impl Write, value: &Value) -> Result<(), Failure> {
 fn generate(g: GenerateArgs, out: &mut impl Write) -> Result<(), Failure> {
     let (points, chequers) = g.size.get(g.sides.two_sided)?;
     let start = Instant::now();
-    let bar = super::progress::counter_bar("positions solved");
-    let mut progress = |done: u64, total: u64| {
-        bar.set_length(total);
-        bar.set_position(done);
-    };
+    let shown = Progress::new(if g.sides.two_sided {
+        "pairs solved"
+    } else {
+        "positions solved"
+    });
+    let mut progress = |done: u64, total: u64| shown.tell(done, total);
     let bytes = if g.sides.one_sided {
         let table = one_sided::generate(points, chequers, &mut |d, t| progress(d.into(), t.into()));
         Some(one_sided::gnubg_bytes(points, chequers, &table))
@@ -244,20 +250,23 @@ fn generate(g: GenerateArgs, out: &mut impl Write) -> Result<(), Failure> {
             ));
         }
         let table = two_sided::generate(points, chequers, !g.cubeless, &mut progress);
-        Some(two_sided::gnubg_bytes(points, chequers, !g.cubeless, &table))
+        Some(two_sided::gnubg_bytes(
+            points,
+            chequers,
+            !g.cubeless,
+            &table,
+        ))
     } else {
         if points > 6 {
-            return Err(Failure::input("millbase's two-sided file holds up to 6 points"));
+            return Err(Failure::input(
+                "millbase's two-sided file holds up to 6 points",
+            ));
         }
-        let bar = &bar;
-        let table = full::generate(points, chequers, &|d, t| {
-            bar.set_length(t);
-            bar.set_position(d);
-        });
+        let table = full::generate(points, chequers, &|d, t| shown.tell(d, t));
         full::write(&g.out, points, chequers, &table)?;
         None
     };
-    bar.finish_and_clear();
+    shown.bar.finish_and_clear();
     if let Some(bytes) = &bytes {
         millbase::storage::write_atomic(&g.out, |f| f.write_all(bytes))?;
     }
@@ -277,6 +286,44 @@ fn generate(g: GenerateArgs, out: &mut impl Write) -> Result<(), Failure> {
     Ok(())
 }
 
+/// Progress of a generation: the bar on a terminal, else a line on stderr
+/// at every tenth of the work (for logs).
+struct Progress {
+    bar: indicatif::ProgressBar,
+    what: &'static str,
+    start: Instant,
+    tenths: std::sync::atomic::AtomicU64,
+}
+
+impl Progress {
+    fn new(what: &'static str) -> Progress {
+        Progress {
+            bar: super::progress::counter_bar(what),
+            what,
+            start: Instant::now(),
+            tenths: std::sync::atomic::AtomicU64::new(0),
+        }
+    }
+
+    fn tell(&self, done: u64, total: u64) {
+        self.bar.set_length(total);
+        self.bar.set_position(done);
+        let tenth = (done * 10).checked_div(total).unwrap_or(0);
+        if self.bar.is_hidden()
+            && tenth
+                > self
+                    .tenths
+                    .fetch_max(tenth, std::sync::atomic::Ordering::Relaxed)
+        {
+            eprintln!(
+                "{done}/{total} {}, {}",
+                self.what,
+                super::text::duration(self.start.elapsed().as_secs_f64())
+            );
+        }
+    }
+}
+
 fn exact_difference(e: ExactArgs, out: &mut impl Write) -> Result<(), Failure> {
     let (points, chequers) = e.size.get(e.sides.two_sided)?;
     let report = if e.sides.one_sided {
@@ -289,7 +336,9 @@ fn exact_difference(e: ExactArgs, out: &mut impl Write) -> Result<(), Failure> {
         })
     } else {
         if chequers > 11 {
-            return Err(Failure::input("the f64 check of two-sided files goes to 11 chequers"));
+            return Err(Failure::input(
+                "the f64 check of two-sided files goes to 11 chequers",
+            ));
         }
         let fixed = two_sided::generate(points, chequers, true, &mut |_, _| {});
         let real = exact::two_sided(points, chequers);
@@ -302,7 +351,10 @@ fn exact_difference(e: ExactArgs, out: &mut impl Write) -> Result<(), Failure> {
     if e.json {
         return write_json(out, &report);
     }
-    writeln!(out, "largest difference between gnubg's fixed point and f64:")?;
+    writeln!(
+        out,
+        "largest difference between gnubg's fixed point and f64:"
+    )?;
     for (k, v) in report.as_object().into_iter().flatten() {
         if !matches!(k.as_str(), "points" | "checkers") {
             writeln!(out, "  {k:<15} {:.3e}", v.as_f64().unwrap_or(f64::NAN))?;
@@ -325,5 +377,8 @@ fn md5_of(path: &Path) -> std::io::Result<(String, u64)> {
         hash.update(&buf[..k]);
         len += k as u64;
     }
-    Ok((hash.finalize().iter().map(|b| format!("{b:02x}")).collect(), len))
+    Ok((
+        hash.finalize().iter().map(|b| format!("{b:02x}")).collect(),
+        len,
+    ))
 }

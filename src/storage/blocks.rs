@@ -76,7 +76,12 @@ impl BlockIndex {
 
     /// Block `b`'s bytes out of the whole file `all`, once its checksum
     /// matches.
-    pub fn block<'a>(&self, path: &Path, all: &'a [u8], b: usize) -> Result<&'a [u8], StorageError> {
+    pub fn block<'a>(
+        &self,
+        path: &Path,
+        all: &'a [u8],
+        b: usize,
+    ) -> Result<&'a [u8], StorageError> {
         let data = self
             .offsets
             .get(b..b + 2)

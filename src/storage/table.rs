@@ -295,7 +295,7 @@ impl Table {
                 format!("block {b} {}", self.no_such_block()),
             ));
         }
-        Ok(self.blocks.block(&self.path, self.source.all(), b)?)
+        self.blocks.block(&self.path, self.source.all(), b)
     }
 
     /// Decodes block `b` from its checked bytes `data` ([`Table::block_data`])
