@@ -50,7 +50,6 @@ pub fn generate(points: usize, chequers: usize, progress: &(dyn Fn(u64, u64) + S
     // roll against b.
     let mut by_roller = vec![0i16; n * n];
     let mut by_opponent = vec![0i16; n * n];
-    let mut column = vec![0i16; n];
     let mut done = 0u64;
     for i in 0..n {
         // i on roll against every smaller j.
@@ -67,10 +66,11 @@ pub fn generate(points: usize, chequers: usize, progress: &(dyn Fn(u64, u64) + S
                 .collect();
             chunks.concat()
         };
-        for (j, &e) in row.iter().enumerate() {
-            by_roller[i * n + j] = e;
-            by_opponent[j * n + i] = e;
-        }
+        by_roller[i * n..i * n + i].copy_from_slice(&row);
+        // Column i of the second copy: one entry in each row below i.
+        (by_opponent[..i * n].par_chunks_mut(n))
+            .zip(&row)
+            .for_each(|(r, &e)| r[i] = e);
         // i against itself, from i's row just written.
         let own = if i == 0 {
             WIN
@@ -79,19 +79,21 @@ pub fn generate(points: usize, chequers: usize, progress: &(dyn Fn(u64, u64) + S
         };
         by_roller[i * n + i] = own;
         by_opponent[i * n + i] = own;
-        // Every smaller j on roll against i: from i's row.
-        let row_i = &by_roller[i * n..i * n + i];
-        column[..i].par_iter_mut().enumerate().for_each(|(j, out)| {
-            *out = if j == 0 {
+        // Every smaller j on roll against i, from i's row, into column i of
+        // the first copy, then row i of the second.
+        let (below, from_i) = by_roller.split_at_mut(i * n);
+        let row_i = &from_i[..i];
+        below.par_chunks_mut(n).enumerate().for_each(|(j, r)| {
+            r[i] = if j == 0 {
                 WIN
             } else {
                 equity_from_row(j as u32, &succ, &weights, row_i)
             };
         });
-        for (j, &e) in column[..i].iter().enumerate() {
-            by_roller[j * n + i] = e;
-            by_opponent[i * n + j] = e;
-        }
+        let by_roller = &by_roller;
+        (by_opponent[i * n..i * n + i].par_iter_mut())
+            .enumerate()
+            .for_each(|(j, o)| *o = by_roller[j * n + i]);
         done += 2 * i as u64 + 1;
         if i % 64 == 0 {
             progress(done, total);
@@ -318,15 +320,39 @@ impl FullFile {
 
     /// The cubeless equity (gnubg's integer) of `us` on roll against `them`.
     pub fn equity(&self, us: u32, them: u32) -> Result<i16, BearoffError> {
+        Ok(self.row(us, them, 1)?[0])
+    }
+
+    /// The cubeless equities of `us` on roll against `len` opponents from
+    /// `them` on.
+    pub fn row(&self, us: u32, them: u32, len: usize) -> Result<Vec<i16>, BearoffError> {
         let n = u64::from(positions(self.points, self.chequers));
-        if u64::from(us.max(them)) >= n {
+        if u64::from(us) >= n || u64::from(them) + len as u64 > n {
             return Err(corrupt(
                 &self.path,
-                format!("no position {} in a file of {n}", us.max(them)),
+                format!("no pair ({us}, {them}..+{len}) in a file of {n} positions a side"),
             ));
         }
-        let k = u64::from(us) * n + u64::from(them);
-        let b = (k / u64::from(BLOCK_ENTRIES)) as usize;
+        let first = u64::from(us) * n + u64::from(them);
+        let block_entries = u64::from(BLOCK_ENTRIES);
+        let mut out = Vec::with_capacity(len);
+        let mut k = first;
+        while out.len() < len {
+            let b = (k / block_entries) as usize;
+            let values = self.block(b)?;
+            let from = (k % block_entries) as usize;
+            let take = (len - out.len()).min(values.len().saturating_sub(from));
+            if take == 0 {
+                return Err(corrupt(&self.path, format!("block {b} decodes to too few values")));
+            }
+            out.extend_from_slice(&values[from..from + take]);
+            k += take as u64;
+        }
+        Ok(out)
+    }
+
+    /// The equities of block `b`, checked and decoded.
+    fn block(&self, b: usize) -> Result<Vec<i16>, BearoffError> {
         let (start, end) = (self.blocks.offsets[b], self.blocks.offsets[b + 1]);
         let mut data = vec![0u8; (end - start) as usize];
         self.file.read_exact_at(&mut data, start).map_err(|e| {
@@ -339,17 +365,18 @@ impl FullFile {
             .map_err(|e| corrupt(&self.path, e.to_string()))?;
         let planes = zstd::bulk::decompress(&data, 2 * BLOCK_ENTRIES as usize)
             .map_err(|e| corrupt(&self.path, format!("block {b}: {e}")))?;
-        let len = planes.len() / 2;
-        let at = (k % u64::from(BLOCK_ENTRIES)) as usize;
-        if planes.len() % 2 != 0 || at >= len {
-            return Err(corrupt(
-                &self.path,
-                format!("block {b} decodes to too few values"),
-            ));
+        if planes.len() % 2 != 0 {
+            return Err(corrupt(&self.path, format!("block {b}: an odd number of bytes")));
         }
-        let v = (0..=at).fold(0u16, |v, k| {
-            v.wrapping_add(u16::from_le_bytes([planes[k], planes[len + k]]))
-        });
-        Ok((v ^ 0x8000) as i16)
+        let (low, high) = planes.split_at(planes.len() / 2);
+        let mut v = 0u16;
+        Ok(low
+            .iter()
+            .zip(high)
+            .map(|(&l, &h)| {
+                v = v.wrapping_add(u16::from_le_bytes([l, h]));
+                (v ^ 0x8000) as i16
+            })
+            .collect())
     }
 }
