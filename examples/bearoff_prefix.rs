@@ -10,7 +10,10 @@ use millbase::bearoff::two_sided;
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let (Some(path), Some(c)) = (args.get(1), args.get(2).and_then(|c| c.parse::<usize>().ok())) else {
+    let (Some(path), Some(c)) = (
+        args.get(1),
+        args.get(2).and_then(|c| c.parse::<usize>().ok()),
+    ) else {
         eprintln!("usage: bearoff_prefix FILE C");
         std::process::exit(2);
     };

@@ -574,3 +574,52 @@ fn the_command_generates_queries_and_refuses_bad_input() {
     assert_eq!(o.status.code(), Some(1));
     assert!(err(&o).contains("not a bear-off database"), "{}", err(&o));
 }
+
+#[test]
+fn damaged_gnubg_files_give_errors_or_values_never_a_panic() {
+    use millbase::bearoff::database::BearoffFile;
+    use millbase::bearoff::position::Written;
+    use millbase::bearoff::query;
+    let dir = tempfile::tempdir().unwrap();
+    let os = one_sided::gnubg_bytes(3, 15, &one_sided::generate(3, 15, &mut |_, _| {}));
+    let ts = two_sided::gnubg_bytes(6, 2, true, &two_sided::generate(6, 2, true, &mut |_, _| {}));
+    let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    for (name, good) in [("os.bd", &os), ("ts.bd", &ts)] {
+        let path = dir.path().join(name);
+        for round in 0..300 {
+            let mut bytes = good.clone();
+            match round % 3 {
+                0 => {
+                    let at = (next() % bytes.len() as u64) as usize;
+                    bytes[at] = next() as u8;
+                }
+                1 => bytes.truncate((next() % bytes.len() as u64) as usize),
+                _ => {
+                    let at = (next() % 40) as usize;
+                    bytes[at] = next() as u8;
+                }
+            }
+            std::fs::write(&path, &bytes).unwrap();
+            let Ok(file) = BearoffFile::open(&path) else {
+                continue;
+            };
+            let (points, chequers) = file.size();
+            let n = positions(points, chequers).min(200);
+            for i in 0..n {
+                let side = Side::from_index(i, points).unwrap();
+                let written = match file {
+                    BearoffFile::One(_) => Written::One(side),
+                    _ => Written::Two(side, side),
+                };
+                let _ = query::value(&file, written);
+                let _ = query::best(&file, written, Roll { high: 2, low: 1 });
+            }
+        }
+    }
+}

@@ -343,7 +343,10 @@ impl FullFile {
             let from = (k % block_entries) as usize;
             let take = (len - out.len()).min(values.len().saturating_sub(from));
             if take == 0 {
-                return Err(corrupt(&self.path, format!("block {b} decodes to too few values")));
+                return Err(corrupt(
+                    &self.path,
+                    format!("block {b} decodes to too few values"),
+                ));
             }
             out.extend_from_slice(&values[from..from + take]);
             k += take as u64;
@@ -366,7 +369,10 @@ impl FullFile {
         let planes = zstd::bulk::decompress(&data, 2 * BLOCK_ENTRIES as usize)
             .map_err(|e| corrupt(&self.path, format!("block {b}: {e}")))?;
         if planes.len() % 2 != 0 {
-            return Err(corrupt(&self.path, format!("block {b}: an odd number of bytes")));
+            return Err(corrupt(
+                &self.path,
+                format!("block {b}: an odd number of bytes"),
+            ));
         }
         let (low, high) = planes.split_at(planes.len() / 2);
         let mut v = 0u16;
