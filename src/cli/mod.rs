@@ -402,22 +402,6 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
     }
 }
 
-/// `{"counter", "repetitions", "result"}` of a game, as docs/RULES.md gives
-/// it: the result `null` while the game goes on.
-fn game_json(game: &Game) -> serde_json::Value {
-    let result = game.result().map(|r| {
-        serde_json::json!({
-            "winner": r.winner.map(|c| c.json_name()),
-            "reason": r.reason.name(),
-        })
-    });
-    serde_json::json!({
-        "counter": game.counter(),
-        "repetitions": game.repetitions(),
-        "result": result,
-    })
-}
-
 /// A level by its name, for clap.
 fn parse_level(s: &str) -> Result<Level, String> {
     Level::from_name(s).ok_or_else(|| {

@@ -3,7 +3,7 @@
 
 use super::progress::with_spinner;
 use super::text::{board, outcome};
-use super::{DbArgs, Failure, LimitArgs, PositionArgs, game_json, write_json};
+use super::{DbArgs, Failure, LimitArgs, PositionArgs, write_json};
 use clap::Args;
 use millbase::answer::opening::{OpeningSearch, Precision};
 use millbase::answer::policy::{Answer, Ask, EvaluatedMove};
@@ -175,7 +175,7 @@ pub fn run(a: QueryArgs, out: &mut impl Write) -> Result<(), Failure> {
             (false, _) => match &game {
                 Some(g) => {
                     let mut v = serde_json::to_value(&answer).map_err(Failure::fault)?;
-                    v["game"] = game_json(g);
+                    v["game"] = g.json();
                     write_json(out, &v)
                 }
                 None => write_json(out, &answer),

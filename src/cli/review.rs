@@ -2,10 +2,9 @@
 
 use super::{DbArgs, Failure, LimitArgs, PositionArgs, write_json};
 use clap::Args;
-use millbase::play::review::{Mark, Reviewed, Standing, review, summary};
+use millbase::play::review::{Mark, Standing, review, review_json, summary};
 use millbase::rules::position::{Color, Position};
 use millbase::solve::value::Value;
-use serde_json::json;
 use std::io::Write;
 
 #[derive(Args)]
@@ -39,18 +38,7 @@ pub fn run(a: ReviewArgs, out: &mut impl Write) -> Result<(), Failure> {
     let game = (record.game(start, database.variant(), a.counter)?).expect("the moves are given");
     let moves = review(&database, &game)?;
     if a.json {
-        let side = |c: Color| {
-            let n = summary(&moves, c);
-            let pairs = Mark::ALL
-                .iter()
-                .map(|m| (m.name().to_string(), json!(n[*m as usize])));
-            serde_json::Value::Object(pairs.collect())
-        };
-        let v = json!({
-            "moves": moves.iter().map(move_json).collect::<Vec<_>>(),
-            "summary": {"white": side(Color::White), "black": side(Color::Black)},
-        });
-        return write_json(out, &v);
+        return write_json(out, &review_json(&moves));
     }
     writeln!(out, "{}", first_line(&game.start(), moves.len()))?;
     for m in &moves {
@@ -98,22 +86,3 @@ fn standing(s: Standing) -> String {
     }
 }
 
-fn standing_json(s: Standing) -> serde_json::Value {
-    let mut v = json!({"value": s.value.name(), "plies": s.value.plies()});
-    if let Some(c) = s.category {
-        v["category"] = json!(c.name());
-    }
-    v
-}
-
-fn move_json(m: &Reviewed) -> serde_json::Value {
-    json!({
-        "ply": m.ply,
-        "side": m.side.json_name(),
-        "move": m.mv.to_string(),
-        "before": standing_json(m.before),
-        "after": standing_json(m.after),
-        "mark": m.mark.name(),
-        "best": m.best.map(|b| b.to_string()),
-    })
-}

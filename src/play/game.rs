@@ -148,6 +148,22 @@ impl Game {
         Ok(g)
     }
 
+    /// `{"counter", "repetitions", "result"}`, as docs/RULES.md gives it: the
+    /// result `{"winner", "reason"}`, `null` while the game goes on.
+    pub fn json(&self) -> serde_json::Value {
+        let result = self.result.map(|r| {
+            serde_json::json!({
+                "winner": r.winner.map(|c| c.json_name()),
+                "reason": r.reason.name(),
+            })
+        });
+        serde_json::json!({
+            "counter": self.counter(),
+            "repetitions": self.repetitions(),
+            "result": result,
+        })
+    }
+
     /// Plays `mv`; an illegal move, or any move once the game is over, is an
     /// error saying why and changes nothing.
     pub fn play(&mut self, mv: Move) -> Result<(), GameError> {

@@ -146,3 +146,41 @@ pub fn summary(moves: &[Reviewed], side: Color) -> [usize; 4] {
     }
     n
 }
+
+/// `{"moves": [{"ply", "side", "move", "before", "after", "mark", "best"}],
+/// "summary": {"white": {MARK: N, ...}, "black": {...}}}`: the JSON of a
+/// review (`millbase review --json`, `/api/review`), each standing
+/// `{"value", "plies"}` with its `"category"` under the no-removal rule.
+pub fn review_json(moves: &[Reviewed]) -> serde_json::Value {
+    let side = |c: Color| {
+        let n = summary(moves, c);
+        let pairs = Mark::ALL
+            .iter()
+            .map(|m| (m.name().to_string(), serde_json::json!(n[*m as usize])));
+        serde_json::Value::Object(pairs.collect())
+    };
+    serde_json::json!({
+        "moves": moves.iter().map(move_json).collect::<Vec<_>>(),
+        "summary": {"white": side(Color::White), "black": side(Color::Black)},
+    })
+}
+
+fn standing_json(s: Standing) -> serde_json::Value {
+    let mut v = serde_json::json!({"value": s.value.name(), "plies": s.value.plies()});
+    if let Some(c) = s.category {
+        v["category"] = serde_json::json!(c.name());
+    }
+    v
+}
+
+fn move_json(m: &Reviewed) -> serde_json::Value {
+    serde_json::json!({
+        "ply": m.ply,
+        "side": m.side.json_name(),
+        "move": m.mv.to_string(),
+        "before": standing_json(m.before),
+        "after": standing_json(m.after),
+        "mark": m.mark.name(),
+        "best": m.best.map(|b| b.to_string()),
+    })
+}

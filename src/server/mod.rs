@@ -2,13 +2,20 @@
 //! the page that shows it, on axum and tokio.
 //!
 //! ```text
-//! GET /api/query?position=POS[&counter=C]   the answer of `millbase query --json`
-//! GET /api/mainline?position=POS   the perfect-play line (`millbase line --json`)
+//! GET /api/query?position=POS[&counter=C][&moves=M]   the answer of `millbase query --json`
+//! GET /api/mainline?position=POS[&moves=M]   the perfect-play line (`millbase line --json`)
+//! GET /api/play?position=POS[&moves=M][&level=L][&seed=S]   a level's move in the game
+//! GET /api/review?position=POS&moves=M[&counter=C]   the review (`millbase review --json`)
 //! GET /api/stats                   counts of every subspace and sector
 //! GET /api/stats/SECTOR            counts, histogram of plies, longest positions
 //! GET /api/health                  the variant and the subspaces present
 //! GET /  /stats  /app.js  /style.css   the page
 //! ```
+//!
+//! With `moves=M` (a game record: `1. d1 a1 2. d2`) the moves are played
+//! from the position (default: the initial one) as a game: its counter of
+//! the no-removal rule starts at `counter` and follows the moves, and the
+//! answer carries `"game": {"counter", "repetitions", "result"}`.
 //!
 //! Answers come from the tables only: a position whose placement sector the
 //! database lacks is a 404, never a search of minutes. Errors are
@@ -22,11 +29,14 @@
 
 pub mod listen;
 
-use crate::answer::policy::{Answer, Ask, Line};
+use crate::answer::policy::{Ask, Line};
 use crate::answer::query::{Database, QueryError};
 use crate::answer::records::{self, SectorReport};
 use crate::answer::report::StatsRow;
 use crate::index::Subspace;
+use crate::play::game::Game;
+use crate::play::players::Level;
+use crate::play::review;
 use crate::rules::position::Position;
 use crate::storage::StorageError;
 use axum::extract::rejection::QueryRejection;
@@ -42,8 +52,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use tokio::sync::{OnceCell, Semaphore};
 
-/// The longest query string accepted, in bytes.
-pub const MAX_QUERY_BYTES: usize = 512;
+/// The longest query string accepted, in bytes: a game record of some
+/// 800 plies, percent-encoded.
+pub const MAX_QUERY_BYTES: usize = 8192;
 /// Lookups running at once: twice the cores (more only make the threads wait
 /// for one another at the block cache's lock); more requests wait their turn.
 pub fn max_busy() -> usize {
@@ -63,7 +74,7 @@ const STYLE_CSS: &str = include_str!("../../web/style.css");
 
 /// What every handler shares.
 struct Shared {
-    db: Database,
+    db: Arc<Database>,
     busy: Semaphore,
     /// Lookups waiting for a permit of `busy`.
     queued: AtomicUsize,
@@ -150,12 +161,16 @@ fn storage_status(e: &StorageError) -> StatusCode {
     }
 }
 
-/// `?position=POS` (and `max_plies` for the main line).
+/// `?position=POS`, the game's `moves` and `counter`, `max_plies` for the
+/// main line, `level` and `seed` for a move of a level.
 #[derive(Deserialize)]
 struct PositionParams {
     position: Option<String>,
     counter: Option<String>,
     max_plies: Option<String>,
+    moves: Option<String>,
+    level: Option<String>,
+    seed: Option<String>,
 }
 
 impl PositionParams {
@@ -172,6 +187,40 @@ impl PositionParams {
                 })
             })
             .transpose()
+    }
+
+    /// The game of `moves` from the position (the initial one if none is
+    /// given), if moves are given.
+    fn game(&self, db: &Database) -> Result<Option<Game>, ApiError> {
+        let Some(record) = &self.moves else {
+            return Ok(None);
+        };
+        let start = match &self.position {
+            Some(_) => self.position_finished()?,
+            None => Position::initial(),
+        };
+        let counter = self.counter()?.unwrap_or(0);
+        Game::from_record(start, db.variant(), counter, record)
+            .map(Some)
+            .map_err(|e| ApiError::bad_request(format!("moves: {e}")))
+    }
+
+    /// The game of `moves`, or of the position alone.
+    fn game_or_start(&self, db: &Database) -> Result<Game, ApiError> {
+        match self.game(db)? {
+            Some(g) => Ok(g),
+            None => Ok(Game::new(
+                self.position_finished()?,
+                db.variant(),
+                self.counter()?.unwrap_or(0),
+            )),
+        }
+    }
+
+    /// The position, which may be a finished game.
+    fn position_finished(&self) -> Result<Position, ApiError> {
+        let text = self.position.as_deref().unwrap_or_default();
+        Position::parse_finished(text).map_err(|e| ApiError::bad_request(format!("position: {e}")))
     }
 
     fn position(&self) -> Result<Position, ApiError> {
@@ -256,15 +305,120 @@ impl Shared {
 async fn query(
     State(shared): State<Arc<Shared>>,
     q: Result<Query<PositionParams>, QueryRejection>,
-) -> Result<Json<Answer>, ApiError> {
+) -> Result<Json<serde_json::Value>, ApiError> {
     let p = params(q)?;
-    let (pos, counter) = (p.position()?, p.counter()?);
     let answer = blocking(&shared, move |s| {
-        let ask = Ask {
-            counter: s.db.counter_or_start(counter),
-            search: false,
+        let Some(game) = p.game(&s.db)? else {
+            let (pos, counter) = (p.position()?, p.counter()?);
+            let ask = Ask {
+                counter: s.db.counter_or_start(counter),
+                search: false,
+            };
+            return json(&s.db.answer_to(&pos, ask)?);
         };
-        Ok(s.db.answer_to(&pos, ask)?)
+        let mut v = json(&s.db.answer_to(&game.position(), game_ask(&s.db, &game))?)?;
+        v["game"] = game.json();
+        Ok(v)
+    })
+    .await?;
+    Ok(Json(answer))
+}
+
+/// `value` as JSON.
+fn json(value: &impl Serialize) -> Result<serde_json::Value, ApiError> {
+    serde_json::to_value(value)
+        .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))
+}
+
+/// What the answers of a game's position are asked under: the no-removal
+/// rule at the game's counter, where the database holds the tables of the
+/// game's move limit and the counter is below it; from the tables only.
+fn game_ask(db: &Database, game: &Game) -> Ask {
+    let rule = db.move_limit() == Some(game.move_limit()) && game.counter() < game.move_limit();
+    Ask {
+        counter: rule.then_some(game.counter()),
+        search: false,
+    }
+}
+
+/// `GET /api/play`: the move a level chooses in the game, and the game
+/// after it.
+async fn play(
+    State(shared): State<Arc<Shared>>,
+    q: Result<Query<PositionParams>, QueryRejection>,
+) -> Result<Json<serde_json::Value>, ApiError> {
+    let p = params(q)?;
+    let level = match p.level.as_deref() {
+        None => Level::Hard,
+        Some(name) => Level::from_name(name).ok_or_else(|| {
+            let names: Vec<&str> = Level::ALL.iter().map(|l| l.name()).collect();
+            ApiError::bad_request(format!(
+                "level: {:?} is not a level: one of {}",
+                crate::rules::position::excerpt(name),
+                names.join(", ")
+            ))
+        })?,
+    };
+    let seed = match p.seed.as_deref() {
+        None => 0,
+        Some(t) => t.parse::<u64>().map_err(|_| {
+            ApiError::bad_request(format!(
+                "seed: {:?} is not a whole number",
+                crate::rules::position::excerpt(t)
+            ))
+        })?,
+    };
+    let answer = blocking(&shared, move |s| {
+        let mut game = p.game_or_start(&s.db)?;
+        if let Some(r) = game.result() {
+            return Err(ApiError::new(
+                StatusCode::CONFLICT,
+                format!("the game is over: {r}"),
+            ));
+        }
+        if level.needs_database() {
+            // from the tables only: a missing sector is a 404, not a search
+            s.db.answer_to(&game.position(), game_ask(&s.db, &game))?;
+        }
+        let mut player = level
+            .player(seed, Some(s.db.clone()))
+            .map_err(ApiError::bad_request)?;
+        let mv = player.choose(&game).map_err(|e| {
+            ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string())
+        })?;
+        game.play(mv)
+            .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?;
+        Ok(serde_json::json!({
+            "move": mv.to_string(),
+            "position": game.position().to_string(),
+            "game": game.json(),
+        }))
+    })
+    .await?;
+    Ok(Json(answer))
+}
+
+/// `GET /api/review`: every move of the game judged.
+async fn review_game(
+    State(shared): State<Arc<Shared>>,
+    q: Result<Query<PositionParams>, QueryRejection>,
+) -> Result<Json<serde_json::Value>, ApiError> {
+    let p = params(q)?;
+    let answer = blocking(&shared, move |s| {
+        let game = p
+            .game(&s.db)?
+            .ok_or_else(|| ApiError::bad_request("missing &moves=... (the game to review)"))?;
+        // from the tables only: every position's table must be there
+        let present: std::collections::HashSet<Subspace> =
+            s.db.dir().present().into_iter().collect();
+        if let Some(pos) = game.positions().iter().find(|p| !present.contains(&Subspace::of(p))) {
+            return Err(ApiError::new(
+                StatusCode::NOT_FOUND,
+                format!("the database lacks the table of {} (position {pos})", Subspace::of(pos)),
+            ));
+        }
+        let moves = review::review(&s.db, &game)?;
+        Ok(review::review_json(&moves))
     })
     .await?;
     Ok(Json(answer))
@@ -275,7 +429,6 @@ async fn mainline(
     q: Result<Query<PositionParams>, QueryRejection>,
 ) -> Result<Json<Line>, ApiError> {
     let p = params(q)?;
-    let pos = p.position()?;
     let max = match p.max_plies.as_deref() {
         None => 40,
         Some(t) => t
@@ -289,8 +442,9 @@ async fn mainline(
                 ))
             })?,
     };
-    let line = blocking(&shared, move |s| {
-        Ok(s.db.line_to(&pos, Ask::default(), max)?)
+    let line = blocking(&shared, move |s| match p.game(&s.db)? {
+        Some(game) => Ok(s.db.line_to(&game.position(), game_ask(&s.db, &game), max)?),
+        None => Ok(s.db.line_to(&p.position()?, Ask::default(), max)?),
     })
     .await?;
     Ok(Json(line))
@@ -417,7 +571,7 @@ pub fn router(db: Database) -> Router {
     let resolved = std::fs::canonicalize(db.path()).map(|p| p.display().to_string());
     let dir_names = [Some(given), resolved.ok()].into_iter().flatten().collect();
     let shared = Arc::new(Shared {
-        db,
+        db: Arc::new(db),
         busy: Semaphore::new(max_busy()),
         queued: AtomicUsize::new(0),
         dir_names,
@@ -431,6 +585,8 @@ pub fn router(db: Database) -> Router {
         .route("/api/stats", get(stats))
         .route("/api/stats/{*sector}", get(sector_stats))
         .route("/api/health", get(health))
+        .route("/api/play", get(play))
+        .route("/api/review", get(review_game))
         .route("/", get(page))
         .route("/stats", get(page))
         .route(
