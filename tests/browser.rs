@@ -90,11 +90,17 @@ async fn count(c: &Client, what: &str, css: &str) -> usize {
 }
 
 async fn move_rows(c: &Client) -> Vec<String> {
-    let mut out = vec![];
-    for e in c.find_all(Locator::Css("#moves .move")).await.unwrap() {
-        out.push(e.attr("data-move").await.unwrap().unwrap_or_default());
-    }
-    out
+    // read in one script: the list may be drawn again meanwhile
+    let v = c
+        .execute(
+            "return [...document.querySelectorAll('#moves .move')].map(e => e.dataset.move)",
+            vec![],
+        )
+        .await
+        .unwrap();
+    (v.as_array().unwrap().iter())
+        .map(|m| m.as_str().unwrap_or_default().to_string())
+        .collect()
 }
 
 /// The position shown, once the page has loaded `want` (or anything when `None`).
@@ -161,6 +167,13 @@ fn best_positions(db: &std::path::Path, pos: &str) -> Vec<String> {
         .collect()
 }
 
+async fn select(c: &Client, id: &str, value: &str) {
+    (c.find(Locator::Id(id)).await.unwrap())
+        .select_by_value(value)
+        .await
+        .unwrap();
+}
+
 async fn set_field(c: &Client, id: &str, value: &str) {
     let e = c.find(Locator::Id(id)).await.unwrap();
     e.clear().await.unwrap();
@@ -193,6 +206,7 @@ async fn the_explorer_in_a_real_browser() {
     assert_eq!(shown(&c, Some(start)).await, start);
     assert!(text(&c, "#variant").await.contains("4 stones a side"));
     assert!(text(&c, "#error").await.is_empty());
+    picture(&c, "placement").await;
 
     // the page loads the initial position of the 4-stone game from its URL
     c.goto(&format!("{url}/?position={}", start.replace(' ', "%20")))
@@ -214,9 +228,8 @@ async fn the_explorer_in_a_real_browser() {
     assert_eq!(shown(&c, Some(after)).await, after);
     let url_now = c.current_url().await.unwrap().to_string();
     assert!(
-        url_now.contains(".W......................%20b%203%204")
-            || url_now.contains(".W......................+b+3+4"),
-        "{url_now}"
+        url_now.contains("moves=d1"),
+        "the game is in the URL: {url_now}"
     );
     assert_eq!(move_rows(&c).await.len(), 23);
     assert!(text(&c, "#status").await.starts_with("Black to move"));
@@ -257,6 +270,7 @@ async fn the_explorer_in_a_real_browser() {
     assert!(count(&c, "the main line", "#mainline li").await > 1);
     // play against perfect play as White: Black answers at once
     let before = text(&c, "#position-text").await;
+    select(&c, "level", "perfect").await;
     click_id(&c, "versus").await;
     let first = move_rows(&c).await[0].clone();
     c.find(Locator::Css(&format!("#moves [data-move=\"{first}\"]")))
@@ -337,8 +351,9 @@ async fn the_explorer_in_a_real_browser() {
     assert_eq!(rows, sectors);
     assert!(sectors > 4, "the placement sectors are listed too");
     c.goto(&format!("{url}/stats?sector=3-3")).await.unwrap();
-    let bars = count(&c, "the histogram", "#sector-detail .bars div").await;
+    let bars = count(&c, "the histogram", "#sector-detail .histogram rect.bar").await;
     assert!(bars > 10, "{bars}");
+    picture(&c, "stats").await;
     let link = c
         .find(Locator::Css("#sector-detail .records a"))
         .await
@@ -347,5 +362,282 @@ async fn the_explorer_in_a_real_browser() {
     link.click().await.unwrap();
     let pos = target.split(" (").next().unwrap().to_string();
     assert_eq!(shown(&c, Some(&pos)).await, pos);
+    c.close().await.unwrap();
+}
+
+/// The moves of the game in the page's URL.
+async fn url_moves(c: &Client) -> Vec<String> {
+    let url = c.current_url().await.unwrap();
+    let moves = url
+        .query_pairs()
+        .find(|(k, _)| k == "moves")
+        .map(|(_, v)| v.to_string())
+        .unwrap_or_default();
+    moves.split_whitespace().map(str::to_string).collect()
+}
+
+/// The position after `moves` from `start`, by the API.
+fn api_after(url: &str, start: &str, moves: &[String]) -> String {
+    let q = format!(
+        "/api/query?position={}&moves={}",
+        start.replace(' ', "%20"),
+        moves.join("%20")
+    );
+    api(url, &q)["position"].as_str().unwrap().to_string()
+}
+
+async fn js(c: &Client, script: &str) -> serde_json::Value {
+    c.execute(script, vec![]).await.unwrap()
+}
+
+/// Saves a picture of the page as docs/screenshots/NAME.png when
+/// MILLBASE_SCREENSHOTS names the folder.
+async fn picture(c: &Client, name: &str) {
+    if let Some(dir) = std::env::var_os("MILLBASE_SCREENSHOTS") {
+        c.execute("window.scrollTo(0, 0)", vec![]).await.unwrap();
+        let png = c.screenshot().await.unwrap();
+        std::fs::write(std::path::Path::new(&dir).join(format!("{name}.png")), png).unwrap();
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_against_a_level_its_history_and_its_review() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("db");
+    let o = run(&[
+        "generate",
+        "--db",
+        db.to_str().unwrap(),
+        "--max-stones",
+        "4",
+        "--quiet",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let (_server, host) = serve(&db);
+    let url = format!("http://{host}");
+    let (_driver, port) = chromedriver();
+    let c = browser(port).await;
+    let open = |pos: &str| format!("{url}/?position={}", pos.replace(' ', "%20"));
+
+    // slide into a mill and remove: g4-g1 closes a1 d1 g1
+    let slide = "WW......W.....W...B.BBB. w 0 0";
+    c.goto(&open(slide)).await.unwrap();
+    assert_eq!(shown(&c, Some(slide)).await, slide);
+    picture(&c, "explorer").await;
+    click_point(&c, "g4").await;
+    click_point(&c, "g1").await;
+    until("the hint to remove", || async {
+        text(&c, "#hint").await.contains("remove").then_some(())
+    })
+    .await;
+    click_point(&c, "b6").await;
+    let want = api_after(&url, slide, &["g4-g1xb6".to_string()]);
+    assert_eq!(shown(&c, Some(&want)).await, want);
+    assert_eq!(url_moves(&c).await, vec!["g4-g1xb6"]);
+    // the last move is marked on the board, the removed stone too
+    assert_eq!(count(&c, "the last move", "#board .last").await, 1);
+    assert_eq!(
+        count(&c, "the removed stone", "#board [data-removed=\"b6\"]").await,
+        1
+    );
+
+    // fly: White with 3 stones flies e3 to g1 into a mill
+    let fly = "WW......W.........B.BBB. w 0 0";
+    c.goto(&open(fly)).await.unwrap();
+    assert_eq!(shown(&c, Some(fly)).await, fly);
+    click_point(&c, "e3").await;
+    click_point(&c, "g1").await;
+    until("the hint to remove", || async {
+        text(&c, "#hint").await.contains("remove").then_some(())
+    })
+    .await;
+    click_point(&c, "a7").await;
+    let want = api_after(&url, fly, &["e3-g1xa7".to_string()]);
+    assert_eq!(shown(&c, Some(&want)).await, want);
+
+    // a whole game as White against the random level: White plays the best
+    // move, the computer answers, until the game is over
+    let start = "........................ w 4 4";
+    c.goto(&open(start)).await.unwrap();
+    assert_eq!(shown(&c, Some(start)).await, start);
+    // stones in hand are drawn beside the board
+    assert_eq!(count(&c, "stones in hand", "#board [data-hand]").await, 8);
+    select(&c, "level", "random").await;
+    select(&c, "human", "w").await;
+    click_id(&c, "versus").await;
+    let mut plies = 0;
+    let mut told = false;
+    for _ in 0..150 {
+        if !text(&c, "#game-over").await.is_empty() {
+            break;
+        }
+        let before = url_moves(&c).await.len();
+        c.find(Locator::Css("body"))
+            .await
+            .unwrap()
+            .send_keys("b")
+            .await
+            .unwrap();
+        plies = until("White's move and the reply", || async {
+            let n = url_moves(&c).await.len();
+            let over = !text(&c, "#game-over").await.is_empty();
+            let settled = !text(&c, "#value").await.is_empty();
+            ((n >= before + 2 || (n == before + 1 && over)) && settled).then_some(n)
+        })
+        .await;
+        // the computer's move is told
+        told |= text(&c, "#notice")
+            .await
+            .contains("The computer (random) played");
+    }
+    let said = text(&c, "#game-over").await;
+    assert!(
+        !said.is_empty(),
+        "the game ended within 150 moves ({plies} plies)"
+    );
+    assert!(text(&c, "#error").await.is_empty());
+    assert!(told, "the computer's moves were not told");
+    picture(&c, "game").await;
+    // the history lists every ply, the last one marked
+    let moves = url_moves(&c).await;
+    assert_eq!(count(&c, "the history", "#history .ply").await, moves.len());
+    assert_eq!(text(&c, "#history .ply.last").await, *moves.last().unwrap());
+    // the game as the API plays it ends the same way
+    let q = format!(
+        "/api/query?position={}&moves={}",
+        start.replace(' ', "%20"),
+        moves.join("%20")
+    );
+    let end = api(&url, &q);
+    assert!(
+        !end["game"]["result"].is_null() || !end["result"].is_null(),
+        "{end}"
+    );
+
+    // undo takes back White's move and the reply, and the computer stays
+    // silent on White's turn
+    click_id(&c, "undo").await;
+    let after_undo = until("the undo", || async {
+        let n = url_moves(&c).await.len();
+        (n < moves.len()).then_some(n)
+    })
+    .await;
+    assert_eq!(
+        after_undo % 2,
+        0,
+        "White to move again after {after_undo} plies"
+    );
+    assert!(moves.len() - after_undo <= 2);
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    assert_eq!(
+        url_moves(&c).await.len(),
+        after_undo,
+        "the computer moved on White's turn"
+    );
+    assert!(text(&c, "#status").await.starts_with("White to move"));
+    click_id(&c, "versus").await;
+
+    // the game as text, pasted back after a new game
+    let played = url_moves(&c).await;
+    let game_text: String = js(&c, "return document.getElementById('game-text').value")
+        .await
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(game_text.starts_with("1. "), "{game_text}");
+    click_id(&c, "start").await;
+    until("a new game", || async {
+        url_moves(&c).await.is_empty().then_some(())
+    })
+    .await;
+    js(&c, &format!("document.getElementById('game-box').open = true; document.getElementById('game-text').value = {};", serde_json::json!(game_text))).await;
+    click_id(&c, "load-game").await;
+    until("the pasted game", || async {
+        (url_moves(&c).await == played).then_some(())
+    })
+    .await;
+    let want = api_after(&url, start, &played);
+    assert_eq!(shown(&c, Some(&want)).await, want);
+
+    // the review: a strip cell per ply; a cell opens the position after it
+    click_id(&c, "review-button").await;
+    let cells = count(&c, "the review strip", "#review-strip .cell").await;
+    assert_eq!(cells, played.len());
+    assert!(text(&c, "#review-summary").await.starts_with("White: "));
+    c.find(Locator::Css("#review-strip [data-ply=\"3\"]"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    let want = api_after(&url, start, &played[..3]);
+    assert_eq!(shown(&c, Some(&want)).await, want);
+    click_id(&c, "review-next").await;
+    let want = api_after(&url, start, &played[..4]);
+    assert_eq!(shown(&c, Some(&want)).await, want);
+    // the moves after the cursor stay in the game until a move is played
+    assert_eq!(url_moves(&c).await, played);
+
+    // hidden values: no value, no outcome; flipped board: a1 at the top right
+    click_id(&c, "show-values").await;
+    assert!(text(&c, "#value").await.is_empty());
+    assert!(
+        c.find_all(Locator::Css("#moves .outcome"))
+            .await
+            .unwrap()
+            .is_empty()
+    );
+    click_id(&c, "show-values").await;
+    click_id(&c, "flip").await;
+    let y = js(
+        &c,
+        "return Number(document.querySelector('[data-point=\"a1\"]').getAttribute('cy'))",
+    )
+    .await;
+    assert_eq!(y.as_f64(), Some(0.0), "a1 is drawn at the top once flipped");
+
+    // a finished game by repetition says so
+    let pos = "W.W.....B.......W....B.B w 0 0";
+    let moves = "d5-e5%20e3-c3%20e5-d5%20c3-e3%20d5-e5%20e3-c3%20e5-d5%20c3-e3";
+    c.goto(&format!("{}&moves={moves}", open(pos)))
+        .await
+        .unwrap();
+    let said = until("the repetition", || async {
+        let t = text(&c, "#game-over").await;
+        (!t.is_empty()).then_some(t)
+    })
+    .await;
+    assert!(said.contains("third time"), "{said}");
+
+    // a picture of a short game's review
+    if std::env::var_os("MILLBASE_SCREENSHOTS").is_some() {
+        let short = &played[..played.len().min(12)];
+        c.goto(&format!(
+            "{}&moves={}&ply=7",
+            open(start),
+            short.join("%20")
+        ))
+        .await
+        .unwrap();
+        let want7 = api_after(&url, start, &short[..7]);
+        assert_eq!(shown(&c, Some(&want7)).await, want7);
+        click_id(&c, "review-button").await;
+        count(&c, "the review strip", "#review-strip .cell").await;
+        picture(&c, "review").await;
+    }
+
+    // the statistics page on a phone: nothing wider than the screen
+    c.set_window_size(390, 844).await.unwrap();
+    c.goto(&format!("{url}/stats?sector=3-3")).await.unwrap();
+    count(&c, "the histogram", "#sector-detail .histogram rect.bar").await;
+    let ticks = count(&c, "the axis ticks", "#sector-detail .histogram .tick").await;
+    assert!(ticks > 4, "{ticks}");
+    let wide = js(&c, "return document.documentElement.scrollWidth").await;
+    let inner = js(&c, "return window.innerWidth").await;
+    assert!(
+        wide.as_f64().unwrap() <= inner.as_f64().unwrap(),
+        "the page is {wide} wide on a {inner} screen"
+    );
+    picture(&c, "phone").await;
     c.close().await.unwrap();
 }

@@ -207,7 +207,10 @@ async fn statistics_are_the_same_with_a_cache_of_one_block() {
 #[tokio::test]
 async fn bad_requests_are_json_errors_that_name_the_problem() {
     let dir = small_db();
-    let long = format!("/api/query?position={}", "W".repeat(millbase::server::MAX_QUERY_BYTES + 100));
+    let long = format!(
+        "/api/query?position={}",
+        "W".repeat(millbase::server::MAX_QUERY_BYTES + 100)
+    );
     let cases: Vec<(String, StatusCode, &str)> = vec![
         ("/api/query".into(), StatusCode::BAD_REQUEST, "position"),
         (
@@ -419,10 +422,19 @@ async fn the_api_plays_a_game_of_moves() {
     let mut pos = start.to_string();
     for mv in ["d1", "a1", "d2"] {
         let (_, v) = get(dir.path(), &format!("/api/query?position={}", enc(&pos))).await;
-        let entry = v["moves"].as_array().unwrap().iter().find(|m| m["move"] == mv).unwrap();
+        let entry = v["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|m| m["move"] == mv)
+            .unwrap();
         pos = entry["position"].as_str().unwrap().to_string();
     }
-    let uri = format!("/api/query?position={}&moves={}", enc(start), enc("1. d1 a1 2. d2"));
+    let uri = format!(
+        "/api/query?position={}&moves={}",
+        enc(start),
+        enc("1. d1 a1 2. d2")
+    );
     let (status, v) = get(dir.path(), &uri).await;
     assert_eq!(status, StatusCode::OK, "{v}");
     assert_eq!(v["position"], pos.as_str(), "{v}");
@@ -437,19 +449,35 @@ async fn the_api_plays_a_game_of_moves() {
     // back and forth: the third time is a draw by repetition
     let pos = "W.W.....B.......W....B.B w 0 0";
     let moves = "d5-e5 e3-c3 e5-d5 c3-e3 d5-e5 e3-c3 e5-d5 c3-e3";
-    let (status, v) = get(dir.path(), &format!("/api/query?position={}&moves={}", enc(pos), enc(moves))).await;
+    let (status, v) = get(
+        dir.path(),
+        &format!("/api/query?position={}&moves={}", enc(pos), enc(moves)),
+    )
+    .await;
     assert_eq!(status, StatusCode::OK, "{v}");
     assert_eq!(v["game"]["repetitions"], 3, "{v}");
     assert_eq!(v["game"]["result"]["reason"], "repetition", "{v}");
     // the main line goes on from the game's position
-    let uri = format!("/api/mainline?position={}&moves={}", enc(start), enc("d1 a1 d2"));
+    let uri = format!(
+        "/api/mainline?position={}&moves={}",
+        enc(start),
+        enc("d1 a1 d2")
+    );
     let (status, v) = get(dir.path(), &uri).await;
     assert_eq!(status, StatusCode::OK, "{v}");
-    assert_eq!(v["position"], pos_after(&dir, start, "d1 a1 d2").await.as_str(), "{v}");
+    assert_eq!(
+        v["position"],
+        pos_after(&dir, start, "d1 a1 d2").await.as_str(),
+        "{v}"
+    );
 }
 
 async fn pos_after(dir: &tempfile::TempDir, start: &str, moves: &str) -> String {
-    let uri = format!("/api/query?position={}&moves={}", start.replace(' ', "%20"), moves.replace(' ', "%20"));
+    let uri = format!(
+        "/api/query?position={}&moves={}",
+        start.replace(' ', "%20"),
+        moves.replace(' ', "%20")
+    );
     let (_, v) = get(dir.path(), &uri).await;
     v["position"].as_str().unwrap().to_string()
 }
@@ -473,9 +501,16 @@ async fn the_api_answers_a_levels_move() {
         assert_eq!(entry["position"], v["position"], "{level}");
         assert_eq!(v["game"]["counter"], 2, "{level}: {v}");
         let (_, again) = get(dir.path(), &uri).await;
-        assert_eq!(again["move"], v["move"], "{level}: the same seed, the same move");
+        assert_eq!(
+            again["move"], v["move"],
+            "{level}: the same seed, the same move"
+        );
     }
-    let (status, v) = get(dir.path(), &format!("/api/play?position={start}&level=grandmaster")).await;
+    let (status, v) = get(
+        dir.path(),
+        &format!("/api/play?position={start}&level=grandmaster"),
+    )
+    .await;
     assert_eq!(status, StatusCode::BAD_REQUEST, "{v}");
     assert!(v["error"].as_str().unwrap().contains("ultra"), "{v}");
     // a finished game: White has 2 stones
@@ -491,14 +526,31 @@ async fn the_api_reviews_a_game_as_the_command_does() {
     let dir = small_db();
     let start = "........................ w 4 4";
     let moves = "d1 a1 d2 a4 b2";
-    let uri = format!("/api/review?position={}&moves={}", start.replace(' ', "%20"), moves.replace(' ', "%20"));
+    let uri = format!(
+        "/api/review?position={}&moves={}",
+        start.replace(' ', "%20"),
+        moves.replace(' ', "%20")
+    );
     let (status, v) = get(dir.path(), &uri).await;
     assert_eq!(status, StatusCode::OK, "{v}");
-    let o = common::run(&["review", "--db", dir.path().to_str().unwrap(), "--position", start, "--moves", moves, "--json"]);
+    let o = common::run(&[
+        "review",
+        "--db",
+        dir.path().to_str().unwrap(),
+        "--position",
+        start,
+        "--moves",
+        moves,
+        "--json",
+    ]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let cli: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(v, cli);
     assert_eq!(v["moves"].as_array().unwrap().len(), 5);
-    let (status, v) = get(dir.path(), &format!("/api/review?position={}", start.replace(' ', "%20"))).await;
+    let (status, v) = get(
+        dir.path(),
+        &format!("/api/review?position={}", start.replace(' ', "%20")),
+    )
+    .await;
     assert_eq!(status, StatusCode::BAD_REQUEST, "{v}");
 }

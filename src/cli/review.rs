@@ -85,4 +85,3 @@ fn standing(s: Standing) -> String {
         _ => plain,
     }
 }
-

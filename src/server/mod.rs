@@ -383,9 +383,9 @@ async fn play(
         let mut player = level
             .player(seed, Some(s.db.clone()))
             .map_err(ApiError::bad_request)?;
-        let mv = player.choose(&game).map_err(|e| {
-            ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string())
-        })?;
+        let mv = player
+            .choose(&game)
+            .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?;
         game.play(mv)
             .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?;
         Ok(serde_json::json!({
@@ -411,10 +411,17 @@ async fn review_game(
         // from the tables only: every position's table must be there
         let present: std::collections::HashSet<Subspace> =
             s.db.dir().present().into_iter().collect();
-        if let Some(pos) = game.positions().iter().find(|p| !present.contains(&Subspace::of(p))) {
+        if let Some(pos) = game
+            .positions()
+            .iter()
+            .find(|p| !present.contains(&Subspace::of(p)))
+        {
             return Err(ApiError::new(
                 StatusCode::NOT_FOUND,
-                format!("the database lacks the table of {} (position {pos})", Subspace::of(pos)),
+                format!(
+                    "the database lacks the table of {} (position {pos})",
+                    Subspace::of(pos)
+                ),
             ));
         }
         let moves = review::review(&s.db, &game)?;
@@ -443,7 +450,9 @@ async fn mainline(
             })?,
     };
     let line = blocking(&shared, move |s| match p.game(&s.db)? {
-        Some(game) => Ok(s.db.line_to(&game.position(), game_ask(&s.db, &game), max)?),
+        Some(game) => {
+            Ok(s.db.line_to(&game.position(), game_ask(&s.db, &game), max)?)
+        }
         None => Ok(s.db.line_to(&p.position()?, Ask::default(), max)?),
     })
     .await?;
