@@ -1042,3 +1042,39 @@ fn query_text_groups_moves_by_their_category_under_the_rule() {
     );
     assert!(!text.contains("Winning moves"), "{text}");
 }
+
+/// Under the no-removal rule the text gives a move's plies to the next
+/// removal (dtc) where a removal comes before the end, as the JSON has it.
+#[test]
+fn query_text_gives_dtc_where_a_removal_comes_first() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().to_str().unwrap();
+    let o = run(&["generate", "--db", db, "--max-stones", "4", "--quiet"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let pos = "WBW.........WB..B...B... b 0 0";
+    let text = stdout(&run(&["query", "--db", db, pos]));
+    let v: serde_json::Value =
+        serde_json::from_str(&stdout(&run(&["query", "--db", db, pos, "--json"]))).unwrap();
+    let mut shown = 0;
+    for m in v["moves"].as_array().unwrap() {
+        let name = m["move"].as_str().unwrap();
+        let line = text
+            .lines()
+            .find(|l| l.split_whitespace().next() == Some(name));
+        let Some(line) = line else { continue };
+        let differs = m["dtc"].is_u64() && m["dtc"] != m["plies"] && m["category"] != "draw";
+        if differs {
+            assert!(
+                line.ends_with(&format!(", {} to the next removal (dtc)", m["dtc"])),
+                "{line} / {m}"
+            );
+            shown += 1;
+        } else {
+            assert!(!line.contains("dtc"), "{line} / {m}");
+        }
+    }
+    assert!(
+        shown > 0,
+        "no move of {pos} has a removal before the end:\n{text}"
+    );
+}

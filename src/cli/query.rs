@@ -144,9 +144,20 @@ fn write_moves(out: &mut impl Write, answer: &Answer) -> std::io::Result<()> {
             } else {
                 format!("   (also {})", images.join(", "))
             };
+            // under the rule: the plies to the next removal (dtc), where a
+            // removal comes before the end
+            let dtc = match m.rule.and_then(|r| r.dtc) {
+                Some(d)
+                    if matches!(kind, Category::Win | Category::Loss)
+                        && Some(d) != m.value.plies() =>
+                {
+                    format!(", {d} to the next removal (dtc)")
+                }
+                _ => String::new(),
+            };
             writeln!(
                 out,
-                "  {:<10} {}{same}",
+                "  {:<10} {}{dtc}{same}",
                 m.mv.to_string(),
                 move_outcome(m.value)
             )?;
