@@ -182,8 +182,9 @@ async fn set_field(c: &Client, id: &str, value: &str) {
     click_id(c, "position-text").await;
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_explorer_in_a_real_browser() {
+/// A `--max-stones 4` database served, chromedriver and a browser on it:
+/// the database's folder, the server, its address, the driver, the browser.
+async fn session() -> (tempfile::TempDir, Killed, String, Killed, Client) {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("db");
     let o = run(&[
@@ -195,10 +196,16 @@ async fn the_explorer_in_a_real_browser() {
         "--quiet",
     ]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let (_server, host) = serve(&db);
-    let url = format!("http://{host}");
-    let (_driver, port) = chromedriver();
+    let (server, host) = serve(&db);
+    let (driver, port) = chromedriver();
     let c = browser(port).await;
+    (dir, server, format!("http://{host}"), driver, c)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_explorer_in_a_real_browser() {
+    let (dir, _server, url, _driver, c) = session().await;
+    let db = dir.path().join("db");
 
     // the page opens the start of the largest game the database holds
     let start = "........................ w 4 4";
@@ -386,6 +393,23 @@ fn api_after(url: &str, start: &str, moves: &[String]) -> String {
     api(url, &q)["position"].as_str().unwrap().to_string()
 }
 
+/// Plays `mv` (`FROM-TOxREMOVED`) from `pos` by clicks: the stone, its
+/// point, then, once the page asks for it, the stone to remove; the page
+/// then shows the position the API gives after the move.
+async fn move_and_remove(c: &Client, url: &str, pos: &str, mv: &str) {
+    let (from, rest) = mv.split_once('-').unwrap();
+    let (to, removed) = rest.split_once('x').unwrap();
+    click_point(c, from).await;
+    click_point(c, to).await;
+    until("the hint to remove", || async {
+        text(c, "#hint").await.contains("remove").then_some(())
+    })
+    .await;
+    click_point(c, removed).await;
+    let want = api_after(url, pos, &[mv.to_string()]);
+    assert_eq!(shown(c, Some(&want)).await, want);
+}
+
 async fn js(c: &Client, script: &str) -> serde_json::Value {
     c.execute(script, vec![]).await.unwrap()
 }
@@ -402,21 +426,7 @@ async fn picture(c: &Client, name: &str) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_game_against_a_level_its_history_and_its_review() {
-    let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("db");
-    let o = run(&[
-        "generate",
-        "--db",
-        db.to_str().unwrap(),
-        "--max-stones",
-        "4",
-        "--quiet",
-    ]);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let (_server, host) = serve(&db);
-    let url = format!("http://{host}");
-    let (_driver, port) = chromedriver();
-    let c = browser(port).await;
+    let (_dir, _server, url, _driver, c) = session().await;
     let open = |pos: &str| format!("{url}/?position={}", pos.replace(' ', "%20"));
 
     // slide into a mill and remove: g4-g1 closes a1 d1 g1
@@ -424,15 +434,7 @@ async fn a_game_against_a_level_its_history_and_its_review() {
     c.goto(&open(slide)).await.unwrap();
     assert_eq!(shown(&c, Some(slide)).await, slide);
     picture(&c, "explorer").await;
-    click_point(&c, "g4").await;
-    click_point(&c, "g1").await;
-    until("the hint to remove", || async {
-        text(&c, "#hint").await.contains("remove").then_some(())
-    })
-    .await;
-    click_point(&c, "b6").await;
-    let want = api_after(&url, slide, &["g4-g1xb6".to_string()]);
-    assert_eq!(shown(&c, Some(&want)).await, want);
+    move_and_remove(&c, &url, slide, "g4-g1xb6").await;
     assert_eq!(url_moves(&c).await, vec!["g4-g1xb6"]);
     // the last move is marked on the board, the removed stone too
     assert_eq!(count(&c, "the last move", "#board .last").await, 1);
@@ -445,15 +447,7 @@ async fn a_game_against_a_level_its_history_and_its_review() {
     let fly = "WW......W.........B.BBB. w 0 0";
     c.goto(&open(fly)).await.unwrap();
     assert_eq!(shown(&c, Some(fly)).await, fly);
-    click_point(&c, "e3").await;
-    click_point(&c, "g1").await;
-    until("the hint to remove", || async {
-        text(&c, "#hint").await.contains("remove").then_some(())
-    })
-    .await;
-    click_point(&c, "a7").await;
-    let want = api_after(&url, fly, &["e3-g1xa7".to_string()]);
-    assert_eq!(shown(&c, Some(&want)).await, want);
+    move_and_remove(&c, &url, fly, "e3-g1xa7").await;
 
     // a whole game as White against the random level: White plays the best
     // move, the computer answers, until the game is over

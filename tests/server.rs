@@ -430,11 +430,7 @@ async fn the_api_plays_a_game_of_moves() {
             .unwrap();
         pos = entry["position"].as_str().unwrap().to_string();
     }
-    let uri = format!(
-        "/api/query?position={}&moves={}",
-        enc(start),
-        enc("1. d1 a1 2. d2")
-    );
+    let uri = game_uri("/api/query", start, "1. d1 a1 2. d2");
     let (status, v) = get(dir.path(), &uri).await;
     assert_eq!(status, StatusCode::OK, "{v}");
     assert_eq!(v["position"], pos.as_str(), "{v}");
@@ -442,27 +438,19 @@ async fn the_api_plays_a_game_of_moves() {
     assert_eq!(v["game"]["repetitions"], 1, "{v}");
     assert!(v["game"]["result"].is_null(), "{v}");
     // an illegal move is a 400 naming it
-    let uri = format!("/api/query?position={}&moves={}", enc(start), enc("d1 d1"));
+    let uri = game_uri("/api/query", start, "d1 d1");
     let (status, v) = get(dir.path(), &uri).await;
     assert_eq!(status, StatusCode::BAD_REQUEST, "{v}");
     assert!(v["error"].as_str().unwrap().contains("d1"), "{v}");
     // back and forth: the third time is a draw by repetition
     let pos = "W.W.....B.......W....B.B w 0 0";
     let moves = "d5-e5 e3-c3 e5-d5 c3-e3 d5-e5 e3-c3 e5-d5 c3-e3";
-    let (status, v) = get(
-        dir.path(),
-        &format!("/api/query?position={}&moves={}", enc(pos), enc(moves)),
-    )
-    .await;
+    let (status, v) = get(dir.path(), &game_uri("/api/query", pos, moves)).await;
     assert_eq!(status, StatusCode::OK, "{v}");
     assert_eq!(v["game"]["repetitions"], 3, "{v}");
     assert_eq!(v["game"]["result"]["reason"], "repetition", "{v}");
     // the main line goes on from the game's position
-    let uri = format!(
-        "/api/mainline?position={}&moves={}",
-        enc(start),
-        enc("d1 a1 d2")
-    );
+    let uri = game_uri("/api/mainline", start, "d1 a1 d2");
     let (status, v) = get(dir.path(), &uri).await;
     assert_eq!(status, StatusCode::OK, "{v}");
     assert_eq!(
@@ -472,13 +460,17 @@ async fn the_api_plays_a_game_of_moves() {
     );
 }
 
-async fn pos_after(dir: &tempfile::TempDir, start: &str, moves: &str) -> String {
-    let uri = format!(
-        "/api/query?position={}&moves={}",
-        start.replace(' ', "%20"),
+/// `PATH?position=POS&moves=MOVES`, the spaces encoded.
+fn game_uri(path: &str, pos: &str, moves: &str) -> String {
+    format!(
+        "{path}?position={}&moves={}",
+        pos.replace(' ', "%20"),
         moves.replace(' ', "%20")
-    );
-    let (_, v) = get(dir.path(), &uri).await;
+    )
+}
+
+async fn pos_after(dir: &tempfile::TempDir, start: &str, moves: &str) -> String {
+    let (_, v) = get(dir.path(), &game_uri("/api/query", start, moves)).await;
     v["position"].as_str().unwrap().to_string()
 }
 
@@ -526,12 +518,7 @@ async fn the_api_reviews_a_game_as_the_command_does() {
     let dir = small_db();
     let start = "........................ w 4 4";
     let moves = "d1 a1 d2 a4 b2";
-    let uri = format!(
-        "/api/review?position={}&moves={}",
-        start.replace(' ', "%20"),
-        moves.replace(' ', "%20")
-    );
-    let (status, v) = get(dir.path(), &uri).await;
+    let (status, v) = get(dir.path(), &game_uri("/api/review", start, moves)).await;
     assert_eq!(status, StatusCode::OK, "{v}");
     let o = common::run(&[
         "review",
