@@ -21,8 +21,7 @@ pub const ROLLS: usize = 32;
 /// Fixed point 1.
 pub const ONE: u16 = 0xFFFF;
 
-/// A position's distributions, in sixty-five-thousand-five-hundred-and-
-/// thirty-fifths.
+/// A position's distributions, in units of 1/65535.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Distribution {
     /// Chance of having borne every chequer off after exactly i rolls.
