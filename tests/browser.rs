@@ -552,6 +552,21 @@ async fn a_game_against_a_level_its_history_and_its_review() {
     .await;
     let want = api_after(&url, start, &played);
     assert_eq!(shown(&c, Some(&want)).await, want);
+    // a game that cannot be played is refused, the one on the board kept
+    js(
+        &c,
+        "document.getElementById('game-text').value = '1. d1 d1';",
+    )
+    .await;
+    click_id(&c, "load-game").await;
+    let said = until("the refusal", || async {
+        let t = text(&c, "#error").await;
+        (!t.is_empty()).then_some(t)
+    })
+    .await;
+    assert!(said.contains("cannot be loaded"), "{said}");
+    assert_eq!(shown(&c, Some(&want)).await, want);
+    assert_eq!(url_moves(&c).await, played);
 
     // the review: a strip cell per ply; a cell opens the position after it
     click_id(&c, "review-button").await;

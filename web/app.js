@@ -254,7 +254,7 @@ function computerToMove() {
 }
 
 // Loads the position after `state.cursor` moves; `push`: "push" or "replace"
-// the browser's history entry, or neither.
+// the browser's history entry, or neither. Returns whether it was answered.
 async function load(push) {
   const token = ++state.token;
   state.busy = true;
@@ -268,14 +268,17 @@ async function load(push) {
     if (push === "push") history.pushState(null, "", gameUrl());
     else if (push === "replace") history.replaceState(null, "", gameUrl());
   } catch (e) {
-    if (token !== state.token) return;
+    if (token !== state.token) return false;
     showError(e.message);
     state.answer = null;
-  } finally {
-    if (token === state.token) state.busy = false;
+    state.busy = false;
+    render();
+    return false;
   }
+  state.busy = false;
   render();
   computerMove(token);
+  return true;
 }
 
 // Plays `move` at the cursor: the moves after it are dropped.
@@ -458,13 +461,19 @@ function gameText() {
 }
 
 // A game pasted as text: an optional start position, then the moves.
-function loadGameText(text) {
+async function loadGameText(text) {
   const t = text.trim();
   const m = /^([WB.]{24}\s+[wb]\s+\d\s+\d)\s*([\s\S]*)$/.exec(t);
   const start = m ? m[1].replace(/\s+/g, " ") : START;
   const rest = m ? m[2] : t;
   const moves = rest.split(/[\s,]+/).filter((w) => w && !/^\d+\.+$/.test(w)).map((w) => w.replace(/^\d+\.+/, "").toLowerCase());
-  return newGame(start, moves, 0);
+  // a game that cannot be played leaves the one on the board as it was
+  const saved = { start: state.start, moves: state.moves, cursor: state.cursor, counter: state.counter };
+  if (await newGame(start, moves, 0)) return;
+  const message = $("error").textContent;
+  Object.assign(state, saved);
+  await load(null);
+  showError(`That game cannot be loaded: ${message}`);
 }
 
 async function showMainline() {
