@@ -1,0 +1,53 @@
+//! A fixed workload of warm probes for an instruction count: opens the
+//! database DIR, probes 1,891 positions spread over subspace 5-4 once (the
+//! blocks come into the cache), then ROUNDS times more. Run under
+//! `valgrind --tool=callgrind` with ROUNDS 0 and 20: the difference over the
+//! 37,820 probes is the instructions of one warm probe, repeatable whatever
+//! else the machine does (build without `target-cpu=native`, which valgrind
+//! may not decode: `RUSTFLAGS="-C target-cpu=x86-64-v2"`).
+//!
+//! `cargo run --release --example warm_probes -- DIR ROUNDS` (DIR: a database
+//! of at least 9 stones in all, e.g. the benches' `target/bench-db-v2`).
+
+use millbase::answer::query::Database;
+use millbase::index::{Indexer, Subspace};
+use millbase::rules::position::Position;
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let (Some(dir), Some(rounds)) = (
+        args.get(1),
+        args.get(2).and_then(|r| r.parse::<usize>().ok()),
+    ) else {
+        eprintln!("usage: warm_probes DIR ROUNDS");
+        std::process::exit(2);
+    };
+    let db = Database::open(std::path::Path::new(dir)).unwrap_or_else(|e| {
+        eprintln!("{e}");
+        std::process::exit(1);
+    });
+    let ix = Indexer::new();
+    let sub = Subspace {
+        mover: 5,
+        opponent: 4,
+        mover_hand: 0,
+        opponent_hand: 0,
+    };
+    let size = ix.index_size(sub);
+    let positions: Vec<Position> = (0..size)
+        .step_by((size / 2000) as usize)
+        .filter_map(|i| ix.unrank(sub, i))
+        .map(|(m, o)| sub.position(m, o))
+        .collect();
+    for p in &positions {
+        db.probe(p).expect("a probe");
+    }
+    let mut plies = 0u64;
+    for _ in 0..rounds {
+        for p in &positions {
+            let v = std::hint::black_box(db.probe(p).expect("a probe"));
+            plies += u64::from(v.plies().unwrap_or(0));
+        }
+    }
+    println!("{} probes, {plies} plies in all", positions.len() * rounds);
+}
