@@ -233,6 +233,11 @@ fn write_value(out: &mut impl Write, value: &Value) -> Result<(), Failure> {
 
 fn generate(g: GenerateArgs, out: &mut impl Write) -> Result<(), Failure> {
     let (points, chequers) = g.size.get(g.sides.two_sided)?;
+    if g.sides.one_sided && (g.cubeless || g.format == Format::Millbase) {
+        return Err(Failure::input(
+            "--cubeless and --format millbase are for two-sided databases: one-sided files are gnubg's",
+        ));
+    }
     let start = Instant::now();
     let shown = Progress::new(if g.sides.two_sided {
         "pairs solved"
