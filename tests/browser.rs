@@ -113,6 +113,14 @@ async fn shown(c: &Client, want: Option<&str>) -> String {
     .await
 }
 
+/// Presses `keys` on the page.
+async fn press(c: &Client, keys: &str) {
+    (c.find(Locator::Css("body")).await.unwrap())
+        .send_keys(keys)
+        .await
+        .unwrap();
+}
+
 async fn click_id(c: &Client, id: &str) {
     c.find(Locator::Id(id))
         .await
@@ -254,12 +262,7 @@ async fn the_explorer_in_a_real_browser() {
     assert_eq!(shown(&c, Some(after)).await, after);
 
     // the best move, by key
-    c.find(Locator::Css("body"))
-        .await
-        .unwrap()
-        .send_keys("b")
-        .await
-        .unwrap();
+    press(&c, "b").await;
     let best = until("the best move played", || async {
         let t = text(&c, "#position-text").await;
         (t != after && !text(&c, "#value").await.is_empty()).then_some(t)
@@ -466,12 +469,7 @@ async fn a_game_against_a_level_its_history_and_its_review() {
             break;
         }
         let before = url_moves(&c).await.len();
-        c.find(Locator::Css("body"))
-            .await
-            .unwrap()
-            .send_keys("b")
-            .await
-            .unwrap();
+        press(&c, "b").await;
         plies = until("White's move and the reply", || async {
             let n = url_moves(&c).await.len();
             let over = !text(&c, "#game-over").await.is_empty();
