@@ -254,7 +254,7 @@ function computerToMove() {
 }
 
 // Loads the position after `state.cursor` moves; `push`: "push" or "replace"
-// the browser's history entry, or neither. Returns whether it was answered.
+// the browser's history entry, or neither.
 async function load(push) {
   const token = ++state.token;
   state.busy = true;
@@ -268,17 +268,16 @@ async function load(push) {
     if (push === "push") history.pushState(null, "", gameUrl());
     else if (push === "replace") history.replaceState(null, "", gameUrl());
   } catch (e) {
-    if (token !== state.token) return false;
+    if (token !== state.token) return;
     showError(e.message);
     state.answer = null;
     state.busy = false;
     render();
-    return false;
+    return;
   }
   state.busy = false;
   render();
   computerMove(token);
-  return true;
 }
 
 // Plays `move` at the cursor: the moves after it are dropped.
@@ -467,13 +466,17 @@ async function loadGameText(text) {
   const start = m ? m[1].replace(/\s+/g, " ") : START;
   const rest = m ? m[2] : t;
   const moves = rest.split(/[\s,]+/).filter((w) => w && !/^\d+\.+$/.test(w)).map((w) => w.replace(/^\d+\.+/, "").toLowerCase());
-  // a game that cannot be played leaves the one on the board as it was
-  const saved = { start: state.start, moves: state.moves, cursor: state.cursor, counter: state.counter };
-  if (await newGame(start, moves, 0)) return;
-  const message = $("error").textContent;
-  Object.assign(state, saved);
-  await load(null);
-  showError(`That game cannot be loaded: ${message}`);
+  // a game that cannot be played is refused, the one on the board kept
+  const q = new URLSearchParams();
+  q.set("position", start);
+  q.set("moves", moves.join(" "));
+  try {
+    await api(`/api/query?${q.toString()}`);
+  } catch (e) {
+    showError(`That game cannot be loaded: ${e.message}`);
+    return;
+  }
+  newGame(start, moves, 0);
 }
 
 async function showMainline() {
