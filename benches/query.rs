@@ -50,16 +50,6 @@ fn sector(mover: u8, opponent: u8, mover_hand: u8, opponent_hand: u8) -> Subspac
     }
 }
 
-/// Canonical positions spread over a subspace.
-fn sample(ix: &Indexer, sub: Subspace, n: u64) -> Vec<Position> {
-    let size = ix.index_size(sub);
-    (0..size)
-        .step_by((size / n) as usize)
-        .filter_map(|i| ix.unrank(sub, i))
-        .map(|(m, o)| sub.position(m, o))
-        .collect()
-}
-
 /// Warm probes of `probes` positions and move lists of `move_lists` of them,
 /// spread over `sub`. Warm means every block they touch stays in the
 /// database's cache ([`millbase::answer::query::CACHE_BLOCKS`] blocks): a probe where
@@ -74,7 +64,7 @@ fn probes_and_moves(
     move_lists: usize,
 ) {
     let ix = Indexer::new();
-    let positions = sample(&ix, sub, probes);
+    let positions = ix.spread(sub, probes);
     for p in &positions {
         db.probe(p).unwrap();
     }
@@ -122,10 +112,10 @@ fn unstored_values(c: &mut Criterion, full: &std::path::Path) {
             .sum()
     };
     let mut group = c.benchmark_group("unstored");
-    let p10: Vec<Position> = sample(&ix, sector(8, 8, 1, 0), 500)[..20].to_vec();
-    let p11: Vec<Position> = sample(&ix, sector(8, 8, 1, 1), 500)[..20].to_vec();
+    let p10: Vec<Position> = ix.spread(sector(8, 8, 1, 0), 500)[..20].to_vec();
+    let p11: Vec<Position> = ix.spread(sector(8, 8, 1, 1), 500)[..20].to_vec();
     // two: the blocks that 20 move lists touch would exceed the cache
-    let p21: Vec<Position> = sample(&ix, sector(7, 8, 2, 1), 500)[..2].to_vec();
+    let p21: Vec<Position> = ix.spread(sector(7, 8, 2, 1), 500)[..2].to_vec();
     group.throughput(Throughput::Elements(p10.len() as u64));
     group.bench_function("probe by search (8-8/1-0)", |b| {
         b.iter(|| p10.iter().map(|p| value_10(black_box(p))).sum::<usize>())
@@ -176,7 +166,7 @@ fn query(c: &mut Criterion) {
     ] {
         probes_and_moves(c, &db, sub, 2000, 100);
     }
-    let positions = sample(&ix, Subspace::movement(5, 4), 2000);
+    let positions = ix.spread(Subspace::movement(5, 4), 2000);
 
     // the placement phase: reduced games solved from scratch (fresh tables each time)
     let mut g = c.benchmark_group("opening");

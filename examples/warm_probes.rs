@@ -11,7 +11,6 @@
 
 use millbase::answer::query::Database;
 use millbase::index::{Indexer, Subspace};
-use millbase::rules::position::Position;
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
@@ -33,12 +32,7 @@ fn main() {
         mover_hand: 0,
         opponent_hand: 0,
     };
-    let size = ix.index_size(sub);
-    let positions: Vec<Position> = (0..size)
-        .step_by((size / 2000) as usize)
-        .filter_map(|i| ix.unrank(sub, i))
-        .map(|(m, o)| sub.position(m, o))
-        .collect();
+    let positions = ix.spread(sub, 2000);
     for p in &positions {
         db.probe(p).expect("a probe");
     }

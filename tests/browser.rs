@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{Killed, run, serve};
+use common::{Killed, generated, serve};
 use fantoccini::{Client, ClientBuilder, Locator};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -193,18 +193,8 @@ async fn set_field(c: &Client, id: &str, value: &str) {
 /// A `--max-stones 4` database served, chromedriver and a browser on it:
 /// the database's folder, the server, its address, the driver, the browser.
 async fn session() -> (tempfile::TempDir, Killed, String, Killed, Client) {
-    let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("db");
-    let o = run(&[
-        "generate",
-        "--db",
-        db.to_str().unwrap(),
-        "--max-stones",
-        "4",
-        "--quiet",
-    ]);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let (server, host) = serve(&db);
+    let dir = generated(&["--max-stones", "4"]);
+    let (server, host) = serve(dir.path());
     let (driver, port) = chromedriver();
     let c = browser(port).await;
     (dir, server, format!("http://{host}"), driver, c)
@@ -213,7 +203,7 @@ async fn session() -> (tempfile::TempDir, Killed, String, Killed, Client) {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_explorer_in_a_real_browser() {
     let (dir, _server, url, _driver, c) = session().await;
-    let db = dir.path().join("db");
+    let db = dir.path();
 
     // the page opens the start of the largest game the database holds
     let start = "........................ w 4 4";
@@ -269,7 +259,7 @@ async fn the_explorer_in_a_real_browser() {
     })
     .await;
     assert!(best.ends_with(" w 3 3"), "{best}");
-    let allowed = best_positions(&db, after);
+    let allowed = best_positions(db, after);
     assert!(
         allowed.contains(&best),
         "{best} is not a best move of {after}: {allowed:?}"
@@ -298,7 +288,7 @@ async fn the_explorer_in_a_real_browser() {
     assert!(answered.ends_with(" w 2 2"), "{answered}");
     let played: millbase::Position = before.parse().unwrap();
     let mid = millbase::rules::moves::apply(&played, first.parse().unwrap()).to_string();
-    let allowed = best_positions(&db, &mid);
+    let allowed = best_positions(db, &mid);
     assert!(
         allowed.contains(&answered),
         "{answered} is not a best answer to {mid}: {allowed:?}"

@@ -5,7 +5,7 @@ mod common;
 mod naive;
 
 use brute::{Brute, Minimax, Placement, all_sets, movement};
-use common::run;
+use common::{generated, run};
 use millbase::Variant;
 use millbase::rules::position::Position;
 use millbase::solve::known::Kind;
@@ -82,16 +82,6 @@ fn keys(v: &serde_json::Value) -> Vec<String> {
     let mut k: Vec<String> = v.as_object().unwrap().keys().cloned().collect();
     k.sort();
     k
-}
-
-/// A database made by `generate --quiet` with `args` in a new directory.
-fn generated(args: &[&str]) -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    let mut a = vec!["generate", "--db", dir.path().to_str().unwrap(), "--quiet"];
-    a.extend_from_slice(args);
-    let o = run(&a);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    dir
 }
 
 /// A database of the 3-against-3 game.
@@ -674,19 +664,8 @@ fn two_move_limits_are_chosen_or_refused() {
 /// sector, and a placement position is then answered by search.
 #[test]
 fn generate_movement_only_stores_no_placement_sector() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = generated(&["--max-stones", "3", "--movement-only", "--no-rule-tables"]);
     let db = dir.path().to_str().unwrap();
-    let o = run(&[
-        "generate",
-        "--db",
-        db,
-        "--max-stones",
-        "3",
-        "--movement-only",
-        "--quiet",
-        "--no-rule-tables",
-    ]);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let files: Vec<String> = std::fs::read_dir(dir.path())
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
@@ -712,18 +691,8 @@ fn generate_movement_only_stores_no_placement_sector() {
 /// a loss in 0 plies with who won and why (docs/RULES.md).
 #[test]
 fn a_finished_game_is_a_result_everywhere() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = generated(&["--max-stones", "3", "--no-flying"]);
     let db = dir.path().to_str().unwrap();
-    let o = run(&[
-        "generate",
-        "--db",
-        db,
-        "--max-stones",
-        "3",
-        "--quiet",
-        "--no-flying",
-    ]);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     // Black, to move, has 2 stones; White, to move, is hemmed in
     for (pos, winner, reason) in [
         ("WWW......BB............. b 0 0", "white", "stones"),
@@ -800,10 +769,8 @@ fn records_and_positions_as_players_write_them() {
 /// position stands ends the game in a draw (docs/RULES.md, "Games").
 #[test]
 fn moves_play_a_game_with_its_counter_and_repetitions() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = generated(&["--max-stones", "3"]);
     let db = dir.path().to_str().unwrap();
-    let o = run(&["generate", "--db", db, "--max-stones", "3", "--quiet"]);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let game = |pos: &str, moves: &str, counter: &str| -> serde_json::Value {
         let o = run(&[
             "query",
@@ -862,18 +829,8 @@ fn moves_play_a_game_with_its_counter_and_repetitions() {
 fn review_marks_every_move_as_the_brute_force_does() {
     use rand::rngs::StdRng;
     use rand::{Rng, SeedableRng};
-    let dir = tempfile::tempdir().unwrap();
+    let dir = generated(&["--max-stones", "3", "--no-rule-tables"]);
     let db = dir.path().to_str().unwrap();
-    let o = run(&[
-        "generate",
-        "--db",
-        db,
-        "--max-stones",
-        "3",
-        "--quiet",
-        "--no-rule-tables",
-    ]);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let mut brute = Brute::new(Variant::default());
     brute.solve_group(&[(3, 3)]);
     let placement = Placement::solve(&brute, 3);
@@ -1013,19 +970,8 @@ fn play_a_game_in_the_terminal() {
 /// so every winning move is listed as a cursed win.
 #[test]
 fn query_text_groups_moves_by_their_category_under_the_rule() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = generated(&["--max-stones", "3", "--move-limit", "20"]);
     let db = dir.path().to_str().unwrap();
-    let o = run(&[
-        "generate",
-        "--db",
-        db,
-        "--max-stones",
-        "3",
-        "--move-limit",
-        "20",
-        "--quiet",
-    ]);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let text = stdout(&run(&[
         "query",
         "--db",
@@ -1047,10 +993,8 @@ fn query_text_groups_moves_by_their_category_under_the_rule() {
 /// removal (dtc) where a removal comes before the end, as the JSON has it.
 #[test]
 fn query_text_gives_dtc_where_a_removal_comes_first() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = generated(&["--max-stones", "4"]);
     let db = dir.path().to_str().unwrap();
-    let o = run(&["generate", "--db", db, "--max-stones", "4", "--quiet"]);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let pos = "WBW.........WB..B...B... b 0 0";
     let text = stdout(&run(&["query", "--db", db, pos]));
     let v: serde_json::Value =

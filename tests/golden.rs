@@ -4,20 +4,12 @@
 
 mod common;
 
-use common::run;
+use common::{generated, run};
 use std::process::Output;
 
 fn stdout(o: &Output) -> String {
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     String::from_utf8(o.stdout.clone()).unwrap()
-}
-
-fn db(args: &[&str]) -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    let mut all = vec!["generate", "--db", dir.path().to_str().unwrap(), "--quiet"];
-    all.extend_from_slice(args);
-    stdout(&run(&all));
-    dir
 }
 
 /// White a1 and g7, Black d2; Black to move with 8 in hand, White 7.
@@ -104,7 +96,7 @@ const WIN_IN_ONE: &str = "WW.....BB..........W.B.. w 0 0";
 
 #[test]
 fn query_speaks_from_the_side_to_move() {
-    let d = db(&["--max-stones", "3"]);
+    let d = generated(&["--max-stones", "3"]);
     let p = d.path().to_str().unwrap();
     let text = stdout(&run(&["query", "--db", p, WIN_IN_ONE]));
     let tail = text.split_once("(flying rules)\n").unwrap().1;
@@ -126,7 +118,7 @@ fn query_speaks_from_the_side_to_move() {
         "d6-g1xd3\n"
     );
     // a hemmed-in side, said in words
-    let d = db(&["--max-stones", "3", "--no-flying"]);
+    let d = generated(&["--max-stones", "3", "--no-flying"]);
     let text = stdout(&run(&[
         "query",
         "--db",
@@ -141,7 +133,7 @@ fn query_speaks_from_the_side_to_move() {
 
 #[test]
 fn line_and_probe() {
-    let d = db(&["--max-stones", "3"]);
+    let d = generated(&["--max-stones", "3"]);
     let p = d.path().to_str().unwrap();
     assert_eq!(
         stdout(&run(&["line", "--db", p, WIN_IN_ONE])),

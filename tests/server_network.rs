@@ -182,12 +182,8 @@ fn spread_over_4_4(n: u64) -> Vec<String> {
         mover_hand: 0,
         opponent_hand: 0,
     };
-    let size = ix.index_size(sub);
-    (0..size)
-        .step_by((size / n) as usize)
-        .filter_map(|i| ix.unrank(sub, i))
-        .map(|(m, o)| sub.position(m, o).to_string())
-        .map(|p| format!("/api/query?position={}", p.replace(' ', "%20")))
+    (ix.spread(sub, n).into_iter())
+        .map(|p| format!("/api/query?position={}", p.to_string().replace(' ', "%20")))
         .collect()
 }
 

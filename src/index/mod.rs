@@ -741,6 +741,18 @@ impl Indexer {
         canonical.then_some((mover, opp))
     }
 
+    /// Positions spread evenly over `sub`: those of every `size / n`-th index
+    /// slot that holds a canonical position (at most about `n`), in
+    /// [`Subspace::position`]'s colours; for samples that touch many blocks.
+    pub fn spread(&self, sub: Subspace, n: u64) -> Vec<Position> {
+        let size = self.index_size(sub);
+        (0..size)
+            .step_by((size / n.max(1)).max(1) as usize)
+            .filter_map(|i| self.unrank(sub, i))
+            .map(|(m, o)| sub.position(m, o))
+            .collect()
+    }
+
     /// The `(mover, opponent)` sets that slot `i` of `sub` decodes to, and whether
     /// they are canonical (the least of their symmetric images). `i` must be below
     /// `index_size(sub)`.

@@ -90,6 +90,18 @@ pub fn serve_with(db: &std::path::Path, more: &[&str]) -> (Killed, String) {
     (Killed(child), host)
 }
 
+/// A database made by `millbase generate --quiet` with `args` in a new
+/// temporary directory; the run must succeed.
+#[allow(dead_code)]
+pub fn generated(args: &[&str]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let mut a = vec!["generate", "--db", dir.path().to_str().unwrap(), "--quiet"];
+    a.extend_from_slice(args);
+    let o = run(&a);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    dir
+}
+
 /// A flying database built into a new temporary directory within `limits`.
 #[allow(dead_code)]
 pub fn flying_db(limits: millbase::index::plan::Limits) -> tempfile::TempDir {
