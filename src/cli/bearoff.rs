@@ -272,11 +272,15 @@ fn generate(g: GenerateArgs, out: &mut impl Write) -> Result<(), Failure> {
         None
     };
     shown.bar.finish_and_clear();
-    if let Some(bytes) = &bytes {
-        millbase::storage::write_atomic(&g.out, |f| f.write_all(bytes))?;
-    }
-    let (md5, len) =
-        md5_of(&g.out).map_err(|e| Failure::fault(format!("{}: {e}", g.out.display())))?;
+    // the MD5 of the bytes written: from memory, or read back from
+    // millbase's file, which is written block by block
+    let (md5, len) = match &bytes {
+        Some(bytes) => {
+            millbase::storage::write_atomic(&g.out, |f| f.write_all(bytes))?;
+            (hex(&Md5::digest(bytes)), bytes.len() as u64)
+        }
+        None => md5_of(&g.out).map_err(|e| Failure::fault(format!("{}: {e}", g.out.display())))?,
+    };
     let n = u64::from(positions(points, chequers));
     writeln!(
         out,
@@ -382,8 +386,10 @@ fn md5_of(path: &Path) -> std::io::Result<(String, u64)> {
         hash.update(&buf[..k]);
         len += k as u64;
     }
-    Ok((
-        hash.finalize().iter().map(|b| format!("{b:02x}")).collect(),
-        len,
-    ))
+    Ok((hex(&hash.finalize()), len))
+}
+
+/// Bytes as lower-case hexadecimal.
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
