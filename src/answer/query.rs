@@ -109,11 +109,19 @@ const TABLE_SLOTS: usize = (STONES_PER_SIDE as usize + 1).pow(4);
 
 /// The slot of `sub`'s table among [`TABLE_SLOTS`]; `None` beyond
 /// [`STONES_PER_SIDE`] stones.
+#[inline]
 fn table_slot(sub: Subspace) -> Option<usize> {
-    let fields = [sub.mover, sub.opponent, sub.mover_hand, sub.opponent_hand];
+    let Subspace {
+        mover,
+        opponent,
+        mover_hand,
+        opponent_hand,
+    } = sub;
     let base = STONES_PER_SIDE as usize + 1;
-    (fields.iter().all(|&f| f <= STONES_PER_SIDE))
-        .then(|| fields.iter().fold(0, |k, &f| base * k + f as usize))
+    (mover.max(opponent).max(mover_hand).max(opponent_hand) <= STONES_PER_SIDE).then(|| {
+        ((mover as usize * base + opponent as usize) * base + mover_hand as usize) * base
+            + opponent_hand as usize
+    })
 }
 
 /// Decoded blocks by (the id of the opened file, block), evicted by
@@ -339,7 +347,20 @@ impl Database {
     }
 
     /// the open table of `kind` of `sub`, opening its file on first use.
+    #[inline]
     fn open_table(&self, kind: Kind, sub: Subspace) -> Result<&Opened, QueryError> {
+        if let Some(slot) = self.slot(kind, sub)
+            && let Some(t) = self.in_slot(slot)
+        {
+            return Ok(t);
+        }
+        self.open_table_now(kind, sub)
+    }
+
+    /// [`Database::open_table`] where the slot holds no open file (kept out of
+    /// line: the open file is the common case).
+    #[inline(never)]
+    fn open_table_now(&self, kind: Kind, sub: Subspace) -> Result<&Opened, QueryError> {
         let Some(slot) = self.slot(kind, sub) else {
             // more than 9 stones, or a move limit without tables: no such file
             return Err(QueryError::Storage(StorageError::Missing {
@@ -471,9 +492,23 @@ impl Database {
         let Some((cell, table, i)) = self.stored(pos)? else {
             return Ok(Value::Loss(0));
         };
-        if let Some(v) = cell.value() {
-            return Ok(v);
+        match cell.value() {
+            Some(v) => Ok(v),
+            None => self.probe_children(pos, cell, table, i),
         }
+    }
+
+    /// [`Database::probe`] of `pos`, whose entry `i` of `table` holds `cell`,
+    /// a win or loss without plies: the plies come from a one-ply search over
+    /// its children (kept out of line: most probes end at the entry).
+    #[inline(never)]
+    fn probe_children(
+        &self,
+        pos: &Position,
+        cell: Cell,
+        table: &Opened,
+        i: Index,
+    ) -> Result<Value, QueryError> {
         if !cell.lacks_plies() {
             return Err(no_value(table.path(), i));
         }
@@ -526,7 +561,7 @@ impl Database {
             return Ok(None);
         }
         let sub = Subspace::of(pos);
-        let table = self.table_for(pos)?;
+        let table = self.table_for(sub, pos)?;
         let i = self.ix.rank(pos.mover, pos.opponent);
         let be = table.header.block_entries as u64;
         let cell = self.entry(sub, table, i / be, (i % be) as usize)?;
@@ -536,19 +571,44 @@ impl Database {
     /// The game's entry `at` of block `b` of `sub`'s table: read under the
     /// cache's lock where the block is cached (no reference count taken),
     /// else from [`Database::block`].
+    #[inline(always)]
     fn entry(&self, sub: Subspace, table: &Opened, b: u64, at: usize) -> Result<Cell, QueryError> {
         let cached = lock(&self.cache).get(&(table.id, b)).map(|block| block[at]);
         match cached {
             Some(c) => Ok(c),
-            None => Ok(self.block(Kind::Game, sub, table, b)?[at]),
+            None => self.entry_read(sub, table, b, at),
         }
     }
 
-    /// The game's table of the subspace or sector of `pos`; a placement
+    /// [`Database::entry`] from a block not in the cache (kept out of line).
+    #[inline(never)]
+    fn entry_read(
+        &self,
+        sub: Subspace,
+        table: &Opened,
+        b: u64,
+        at: usize,
+    ) -> Result<Cell, QueryError> {
+        Ok(self.block(Kind::Game, sub, table, b)?[at])
+    }
+
+    /// The game's table of `sub`, the subspace or sector of `pos`; a placement
     /// position whose sector the database lacks is
     /// [`QueryError::PlacementPhase`].
-    fn table_for(&self, pos: &Position) -> Result<&Opened, QueryError> {
-        match self.table(Subspace::of(pos)) {
+    #[inline]
+    fn table_for(&self, sub: Subspace, pos: &Position) -> Result<&Opened, QueryError> {
+        if let Some(slot) = self.slot(Kind::Game, sub)
+            && let Some(t) = self.in_slot(slot)
+        {
+            return Ok(t);
+        }
+        self.table_for_now(sub, pos)
+    }
+
+    /// [`Database::table_for`] where the table is not open yet (out of line).
+    #[inline(never)]
+    fn table_for_now(&self, sub: Subspace, pos: &Position) -> Result<&Opened, QueryError> {
+        match self.table(sub) {
             Err(QueryError::Storage(StorageError::Missing { .. })) if !pos.is_movement_phase() => {
                 Err(QueryError::PlacementPhase(*pos))
             }
@@ -567,7 +627,7 @@ impl Database {
         let t = match recent.tables.iter().position(|(s, _)| *s == sub) {
             Some(t) => t,
             None => {
-                recent.tables.push((sub, self.table_for(pos)?));
+                recent.tables.push((sub, self.table_for(sub, pos)?));
                 recent.tables.len() - 1
             }
         };
