@@ -311,6 +311,93 @@ fn arena_json_lines_and_summary() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("--db"));
 }
 
+/// `arena --record`: an interrupted run (its file cut in the middle of a
+/// line) goes on where it stopped, plays the same games as a whole run, and
+/// a run with other arguments is refused.
+#[test]
+fn arena_record_resumes_an_interrupted_run() {
+    let (dir, _db) = database(4, false);
+    let work = tempfile::tempdir().unwrap();
+    let record = work.path().join("perfect-random.record");
+    let arena = |games: &str, seed: &str| {
+        common::run(&[
+            "arena",
+            "--white",
+            "perfect",
+            "--black",
+            "random",
+            "--games",
+            games,
+            "--swap",
+            "--seed",
+            seed,
+            "--db",
+            dir.path().to_str().unwrap(),
+            "--position",
+            "........................ w 4 4",
+            "--json",
+            "--record",
+            record.to_str().unwrap(),
+        ])
+    };
+    // the game lines of a run, by game, and its summary
+    let lines = |out: &std::process::Output| {
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let mut games = std::collections::BTreeMap::new();
+        let mut summary = None;
+        for l in String::from_utf8_lossy(&out.stdout).lines() {
+            let mut v: serde_json::Value = serde_json::from_str(l).unwrap();
+            match v["game"].as_u64() {
+                Some(i) => {
+                    games.insert(i, v);
+                }
+                None => summary = Some(v["summary"].take()),
+            }
+        }
+        (games, summary.expect("a summary line"))
+    };
+    let (whole, _) = lines(&arena("6", "3"));
+    assert_eq!(whole.len(), 6);
+    let text = std::fs::read_to_string(&record).unwrap();
+    assert_eq!(text.lines().count(), 7, "a header and 6 games: {text}");
+    // killed after two games, in the middle of writing the third
+    let kept: Vec<&str> = text.lines().take(3).collect();
+    let third = text.lines().nth(3).unwrap();
+    let cut = format!("{}\n{}", kept.join("\n"), &third[..third.len() / 2]);
+    std::fs::write(&record, cut).unwrap();
+    let out = arena("8", "3");
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("2 of 8 games kept"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let (resumed, summary) = lines(&out);
+    assert_eq!(resumed.len(), 8);
+    for (i, g) in &whole {
+        assert_eq!(&resumed[i], g, "game {i} differs from the whole run's");
+    }
+    let n = |p: &str, k: &str| summary[p][k].as_u64().unwrap();
+    assert_eq!(
+        n("perfect", "wins") + n("perfect", "draws") + n("perfect", "losses"),
+        8
+    );
+    let text = std::fs::read_to_string(&record).unwrap();
+    assert_eq!(text.lines().count(), 9, "a header and 8 games: {text}");
+    assert!(text.ends_with('\n'));
+    // another seed plays other games: refused, naming the file
+    let out = arena("8", "4");
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("records another run") && err.contains("perfect-random.record"),
+        "{err}"
+    );
+}
+
 #[test]
 fn simple_walks_into_a_double_mill_that_expert_sees() {
     // the movement phase of the 6-stone game

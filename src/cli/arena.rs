@@ -4,14 +4,16 @@ use super::{Failure, RuleArgs, ThreadArgs, parse_level, parse_position, write_js
 use clap::Args;
 use millbase::answer::query::Database;
 use millbase::play::players::Level;
-use millbase::play::players::arena::{Judgement, PlayerSummary, Tally, play_game, result_name};
+use millbase::play::players::arena::{
+    GameRecord, Judgement, PlayedGame, PlayerSummary, Tally, play_game, result_name,
+};
 use millbase::rules::position::{Color, Position};
 use millbase::rules::variant::{DEFAULT_MOVE_LIMIT, MAX_MOVE_LIMIT};
 use rayon::prelude::*;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 #[derive(Args)]
@@ -51,6 +53,95 @@ pub struct ArenaArgs {
     /// One JSON line per game, then a summary line.
     #[arg(long)]
     json: bool,
+    /// Keep every finished game in FILE (JSON lines) as it ends. A run with
+    /// the same arguments and FILE plays only the games FILE lacks: an
+    /// interrupted run goes on where it stopped, a larger --games adds games.
+    #[arg(long, value_name = "FILE")]
+    record: Option<PathBuf>,
+}
+
+/// The first line of a `--record` file: what decides its games (all but
+/// their number). A run resumes a file only with the same.
+#[derive(Serialize, Deserialize, PartialEq, Debug)]
+struct RunKey {
+    white: String,
+    black: String,
+    swap: bool,
+    seed: u64,
+    position: String,
+    move_limit: u16,
+    variant: String,
+    judged: bool,
+}
+
+#[derive(Serialize, Deserialize)]
+struct RecordHeader {
+    arena: RunKey,
+}
+
+/// The games of `path` for the run `key` (none when the file is missing or
+/// empty). A last line cut short by a killed run is dropped from the file.
+fn read_record(path: &Path, key: &RunKey) -> Result<Vec<GameRecord>, Failure> {
+    let name = path.display();
+    let bytes = match std::fs::read(path) {
+        Ok(b) => b,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(vec![]),
+        Err(e) => return Err(Failure::fault(format!("cannot read {name}: {e}"))),
+    };
+    let whole = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |n| n + 1);
+    if whole < bytes.len() {
+        let f = std::fs::OpenOptions::new().write(true).open(path);
+        f.and_then(|f| f.set_len(whole as u64)).map_err(|e| {
+            Failure::fault(format!(
+                "cannot cut the unfinished last line of {name}: {e}"
+            ))
+        })?;
+    }
+    let text = std::str::from_utf8(&bytes[..whole])
+        .map_err(|_| Failure::fault(format!("{name} is not an arena record (not UTF-8)")))?;
+    let mut lines = text.lines();
+    let Some(first) = lines.next() else {
+        return Ok(vec![]);
+    };
+    let header: RecordHeader = serde_json::from_str(first).map_err(|e| {
+        Failure::input(format!(
+            "{name} is not an arena record ({e}): give another --record file"
+        ))
+    })?;
+    if &header.arena != key {
+        return Err(Failure::input(format!(
+            "{name} records another run ({}); this one is {}: give another --record file, or the same arguments",
+            serde_json::to_string(&header.arena).unwrap_or_default(),
+            serde_json::to_string(key).unwrap_or_default(),
+        )));
+    }
+    lines
+        .enumerate()
+        .map(|(n, line)| {
+            serde_json::from_str(line).map_err(|e| {
+                Failure::fault(format!(
+                    "{name} line {}: {e}; remove the line and its game is played again",
+                    n + 2
+                ))
+            })
+        })
+        .collect()
+}
+
+/// Appends `line` and a newline to the record, in one write.
+fn append_line(
+    file: &mut std::fs::File,
+    path: &Path,
+    line: &impl Serialize,
+) -> Result<(), Failure> {
+    let mut text = serde_json::to_vec(line).expect("records serialize");
+    text.push(b'\n');
+    file.write_all(&text).map_err(|e| {
+        Failure::fault(format!(
+            "cannot write {}: {e}; the games kept so far stay there",
+            path.display()
+        ))
+    })
 }
 
 /// One game's line of `--json`.
@@ -109,6 +200,64 @@ pub fn run(a: ArenaArgs, out: &mut impl Write) -> Result<(), Failure> {
     }
     let variant = db.as_ref().map_or(a.variant.variant(), |d| d.variant());
     a.threads.apply()?;
+    let colours = |i: usize| {
+        if a.swap && i % 2 == 1 {
+            (a.black, a.white)
+        } else {
+            (a.white, a.black)
+        }
+    };
+    // the games already kept in --record, and the file the others go to
+    let mut done: BTreeMap<usize, PlayedGame> = BTreeMap::new();
+    let mut record = match &a.record {
+        Some(path) => {
+            let key = RunKey {
+                white: a.white.name().to_string(),
+                black: a.black.name().to_string(),
+                swap: a.swap,
+                seed: a.seed,
+                position: start.to_string(),
+                move_limit: a.move_limit,
+                variant: variant.name().to_string(),
+                judged: db.is_some(),
+            };
+            let kept = read_record(path, &key)?;
+            let fresh = kept.is_empty() && std::fs::metadata(path).map_or(true, |m| m.len() == 0);
+            for r in kept.into_iter().filter(|r| r.game < a.games) {
+                let (white, black) = colours(r.game);
+                if (r.white.as_str(), r.black.as_str()) != (white.name(), black.name()) {
+                    return Err(Failure::fault(format!(
+                        "{}: game {} is {} against {}, not {white} against {black}",
+                        path.display(),
+                        r.game,
+                        r.white,
+                        r.black
+                    )));
+                }
+                let played = PlayedGame::from_record(&r, start, variant, a.move_limit)
+                    .map_err(|e| Failure::fault(format!("{}: {e}", path.display())))?;
+                done.entry(r.game).or_insert(played);
+            }
+            let mut file = std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(path)
+                .map_err(|e| Failure::input(format!("cannot open {}: {e}", path.display())))?;
+            if fresh {
+                append_line(&mut file, path, &RecordHeader { arena: key })?;
+            }
+            if !done.is_empty() {
+                eprintln!(
+                    "{} of {} games kept in {}",
+                    done.len(),
+                    a.games,
+                    path.display()
+                );
+            }
+            Some((file, path.clone()))
+        }
+        None => None,
+    };
     let bar = indicatif::ProgressBar::new(a.games as u64).with_style(
         indicatif::ProgressStyle::with_template(
             "{bar:30} {pos}/{len} games, {elapsed} ({eta} left)",
@@ -116,27 +265,64 @@ pub fn run(a: ArenaArgs, out: &mut impl Write) -> Result<(), Failure> {
         .expect("a valid template"),
     );
     let mut tallies: BTreeMap<&'static str, Tally> = BTreeMap::new();
-    // the games are played on every core; each finished one is written and
-    // counted here as it comes
+    let mut count = |i: usize, played: &PlayedGame| -> Result<(), Failure> {
+        let (white, black) = colours(i);
+        let result = played.game.result().expect("played to the end");
+        tallies
+            .entry(white.name())
+            .or_default()
+            .add(played, Color::White);
+        tallies
+            .entry(black.name())
+            .or_default()
+            .add(played, Color::Black);
+        if a.json {
+            let mistakes = db.as_ref().map(|_| {
+                let count = |side| {
+                    (played.moves.iter())
+                        .filter(|m| m.side == side)
+                        .filter(|m| m.judgement.is_some_and(|j| j != Judgement::Keeps))
+                        .count() as u64
+                };
+                BTreeMap::from([
+                    ("white", count(Color::White)),
+                    ("black", count(Color::Black)),
+                ])
+            });
+            let line = GameLine {
+                game: i,
+                white: white.name(),
+                black: black.name(),
+                result: result_name(result),
+                reason: result.reason.name(),
+                plies: played.game.moves().len(),
+                moves: played.game.record(),
+                mistakes,
+            };
+            write_json(out, &line)?;
+        }
+        bar.inc(1);
+        Ok(())
+    };
+    for (&i, played) in &done {
+        count(i, played)?;
+    }
+    // the other games are played on every core; each finished one is kept,
+    // written and counted here as it comes
+    let todo: Vec<usize> = (0..a.games).filter(|i| !done.contains_key(i)).collect();
     let (tx, rx) = std::sync::mpsc::channel();
-    let (swap, seed, move_limit, games) = (a.swap, a.seed, a.move_limit, a.games);
-    let (white_level, black_level) = (a.white, a.black);
+    let (seed, move_limit) = (a.seed, a.move_limit);
     let mut failure = None;
     std::thread::scope(|s| -> Result<(), Failure> {
         let db = db.as_ref();
         s.spawn(move || {
-            (0..games).into_par_iter().for_each_with(tx, |tx, i| {
-                let (white, black) = if swap && i % 2 == 1 {
-                    (black_level, white_level)
-                } else {
-                    (white_level, black_level)
-                };
+            todo.into_par_iter().for_each_with(tx, |tx, i| {
                 let seeds = (seed_of(seed, i, 0), seed_of(seed, i, 1));
-                let played = play_game(start, variant, move_limit, (white, black), seeds, db);
-                let _ = tx.send((i, white, black, played));
+                let played = play_game(start, variant, move_limit, colours(i), seeds, db);
+                let _ = tx.send((i, played));
             })
         });
-        for (i, white, black, played) in rx {
+        for (i, played) in rx {
             let played = match played {
                 Ok(p) => p,
                 Err(e) => {
@@ -144,41 +330,10 @@ pub fn run(a: ArenaArgs, out: &mut impl Write) -> Result<(), Failure> {
                     continue;
                 }
             };
-            let result = played.game.result().expect("played to the end");
-            tallies
-                .entry(white.name())
-                .or_default()
-                .add(&played, Color::White);
-            tallies
-                .entry(black.name())
-                .or_default()
-                .add(&played, Color::Black);
-            if a.json {
-                let mistakes = db.map(|_| {
-                    let count = |side| {
-                        (played.moves.iter())
-                            .filter(|m| m.side == side)
-                            .filter(|m| m.judgement.is_some_and(|j| j != Judgement::Keeps))
-                            .count() as u64
-                    };
-                    BTreeMap::from([
-                        ("white", count(Color::White)),
-                        ("black", count(Color::Black)),
-                    ])
-                });
-                let line = GameLine {
-                    game: i,
-                    white: white.name(),
-                    black: black.name(),
-                    result: result_name(result),
-                    reason: result.reason.name(),
-                    plies: played.game.moves().len(),
-                    moves: played.game.record(),
-                    mistakes,
-                };
-                write_json(out, &line)?;
+            if let Some((file, path)) = &mut record {
+                append_line(file, path, &played.record(i, colours(i)))?;
             }
-            bar.inc(1);
+            count(i, &played)?;
         }
         Ok(())
     })?;

@@ -11,9 +11,10 @@ use super::{Level, PlayerError, answer_for};
 use crate::answer::policy::{Outcome, outcome_for_mover};
 use crate::answer::query::Database;
 use crate::play::game::{Game, GameResult};
+use crate::rules::moves::{parse_move, record_words};
 use crate::rules::position::{Color, Position};
 use crate::rules::variant::{FLYING_STONES, Variant};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::Instant;
@@ -151,6 +152,91 @@ pub fn play_game(
         });
     }
     Ok(PlayedGame { game, moves })
+}
+
+/// A finished game as `arena --record` keeps it, one JSON line: enough to
+/// count it again in a resumed run without playing it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GameRecord {
+    /// The game's number in its run.
+    pub game: usize,
+    /// White's level.
+    pub white: String,
+    /// Black's level.
+    pub black: String,
+    /// The moves, as `Game::record` writes them.
+    pub moves: String,
+    /// The milliseconds each move took.
+    pub ms: Vec<f64>,
+    /// Each move's judgement: `k` keeps, `m` mistake, `b` blunder, `-` not
+    /// judged.
+    pub judged: String,
+}
+
+impl PlayedGame {
+    /// The record of game `game` of a run, `white` against `black`.
+    pub fn record(&self, game: usize, (white, black): (Level, Level)) -> GameRecord {
+        GameRecord {
+            game,
+            white: white.name().to_string(),
+            black: black.name().to_string(),
+            moves: self.game.record(),
+            ms: self.moves.iter().map(|m| m.ms).collect(),
+            judged: (self.moves.iter())
+                .map(|m| match m.judgement {
+                    Some(Judgement::Keeps) => 'k',
+                    Some(Judgement::Mistake) => 'm',
+                    Some(Judgement::Blunder) => 'b',
+                    None => '-',
+                })
+                .collect(),
+        }
+    }
+
+    /// The game of `record` played again from `start` (counter 0) under
+    /// `variant` and `move_limit`: it must end where the record does.
+    pub fn from_record(
+        record: &GameRecord,
+        start: Position,
+        variant: Variant,
+        move_limit: u16,
+    ) -> Result<PlayedGame, ArenaError> {
+        let bad = |why: String| ArenaError(format!("game {}: {why}", record.game));
+        let words: Vec<&str> = record_words(&record.moves).collect();
+        if record.ms.len() != words.len() || record.judged.chars().count() != words.len() {
+            return Err(bad(format!(
+                "{} moves but {} times and {} judgements",
+                words.len(),
+                record.ms.len(),
+                record.judged.chars().count()
+            )));
+        }
+        let mut game = Game::with_move_limit(start, variant, 0, move_limit);
+        let mut moves = Vec::with_capacity(words.len());
+        for ((word, &ms), j) in words.iter().zip(&record.ms).zip(record.judged.chars()) {
+            let pos = game.position();
+            let mv = parse_move(word).map_err(|e| bad(e.to_string()))?;
+            game.play(mv)
+                .map_err(|e| bad(format!("{word}: {}", e.reason)))?;
+            let judgement = match j {
+                'k' => Some(Judgement::Keeps),
+                'm' => Some(Judgement::Mistake),
+                'b' => Some(Judgement::Blunder),
+                '-' => None,
+                c => return Err(bad(format!("judgement {c:?} is none of k, m, b, -"))),
+            };
+            moves.push(PlayedMove {
+                side: pos.side,
+                phase: Phase::of(&pos, variant),
+                ms,
+                judgement,
+            });
+        }
+        if game.result().is_none() {
+            return Err(bad("the game is not over after its moves".to_string()));
+        }
+        Ok(PlayedGame { game, moves })
+    }
 }
 
 /// `"white"`, `"black"` or `"draw"`.
