@@ -31,7 +31,7 @@
 #[path = "support/http.rs"]
 mod http;
 
-use http::{peak_mb, random_positions, request, start};
+use http::{largest_sectors, peak_mb, random_positions, request, start};
 use std::io::{BufReader, Read, Write};
 use std::net::TcpStream;
 use std::time::{Duration, Instant};
@@ -42,11 +42,6 @@ const LONG_WIN: &str = "......WW..WWW..BBB.B.... w 0 0";
 
 fn path_of(api: &str, p: &str) -> String {
     format!("/api/{api}?position={}", p.replace(' ', "%20"))
-}
-
-/// One request's JSON answer.
-fn get_json(reader: &mut BufReader<TcpStream>, host: &str, path: &str) -> serde_json::Value {
-    serde_json::from_slice(&request(reader, host, path).1).unwrap()
 }
 
 /// One request's status.
@@ -142,44 +137,12 @@ fn main() {
     // 0. statistics of the largest sectors, on a fresh server
     let (mut server, host) = start(&exe, db);
     let mut r = connect(&host);
-    let rows = get_json(&mut r, &host, "/api/stats");
-    let mut sectors: Vec<(u64, String)> = (rows.as_array().unwrap().iter())
-        .map(|row| {
-            let n = |k: &str| row[k].as_u64().unwrap();
-            let name = if n("mover_hand") + n("opponent_hand") == 0 {
-                format!("{}-{}", n("mover"), n("opponent"))
-            } else {
-                format!(
-                    "{}-{}/{}-{}",
-                    n("mover"),
-                    n("opponent"),
-                    n("mover_hand"),
-                    n("opponent_hand")
-                )
-            };
-            (n("raw_bytes"), name)
-        })
-        .collect();
-    sectors.sort_by(|a, b| b.cmp(a));
-    sectors.truncate(8);
-    let kept = (sectors.iter())
-        .filter(|(_, name)| {
-            let file = name.replace('/', "-");
-            let file = if name.contains('/') {
-                file
-            } else {
-                format!("{file}-0-0")
-            };
-            std::path::Path::new(db)
-                .join(format!("reports/{file}.mdb.json"))
-                .exists()
-        })
-        .count();
+    let (sectors, kept) = largest_sectors(&mut r, &host, db, 8);
     let before = peak_mb(server.id());
     let t = Instant::now();
     let statuses: Vec<u16> = std::thread::scope(|s| {
         let handles: Vec<_> = (sectors.iter())
-            .map(|(_, name)| {
+            .map(|name| {
                 let host = &host;
                 s.spawn(move || status(&mut connect(host), host, &format!("/api/stats/{name}")))
             })
@@ -190,11 +153,7 @@ fn main() {
         "statistics: 8 concurrent requests for {} ({kept} of them kept in reports/): all \
          answered in {:.2} s, statuses {statuses:?}; server peak memory {before:.0} MB before, \
          {:.0} MB after",
-        sectors
-            .iter()
-            .map(|s| s.1.as_str())
-            .collect::<Vec<_>>()
-            .join(" "),
+        sectors.join(" "),
         t.elapsed().as_secs_f64(),
         peak_mb(server.id())
     );

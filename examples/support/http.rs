@@ -88,12 +88,61 @@ pub fn request(reader: &mut BufReader<TcpStream>, host: &str, path: &str) -> (u1
 
 /// The peak memory of process `pid` in MB (`VmHWM`), or 0.
 pub fn peak_mb(pid: u32) -> f64 {
+    status_kb(pid, "VmHWM:") / 1024.0
+}
+
+/// The `n` sectors of the database `db` (served at `host`) with the most
+/// entries, as `/api/stats/SECTOR` names them, and how many of them the
+/// database keeps a report of in `reports/` (a kept report is read, not made).
+pub fn largest_sectors(
+    reader: &mut BufReader<TcpStream>,
+    host: &str,
+    db: &str,
+    n: usize,
+) -> (Vec<String>, usize) {
+    let rows: serde_json::Value = serde_json::from_slice(&request(reader, host, "/api/stats").1)
+        .expect("the rows of /api/stats");
+    let mut sectors: Vec<(u64, String, String)> = (rows.as_array().unwrap().iter())
+        .map(|row| {
+            let n = |k: &str| row[k].as_u64().unwrap();
+            let hands = (n("mover_hand"), n("opponent_hand"));
+            let name = if hands == (0, 0) {
+                format!("{}-{}", n("mover"), n("opponent"))
+            } else {
+                format!("{}-{}/{}-{}", n("mover"), n("opponent"), hands.0, hands.1)
+            };
+            let file = format!(
+                "{}-{}-{}-{}.mdb.json",
+                n("mover"),
+                n("opponent"),
+                hands.0,
+                hands.1
+            );
+            (n("raw_bytes"), name, file)
+        })
+        .collect();
+    sectors.sort_by(|a, b| b.cmp(a));
+    sectors.truncate(n);
+    let reports = std::path::Path::new(db).join("reports");
+    let kept = (sectors.iter())
+        .filter(|s| reports.join(&s.2).exists())
+        .count();
+    (sectors.into_iter().map(|s| s.1).collect(), kept)
+}
+
+/// The memory of process `pid` now in MB (`VmRSS`), or 0.
+pub fn resident_mb(pid: u32) -> f64 {
+    status_kb(pid, "VmRSS:") / 1024.0
+}
+
+/// A `kB` field of `/proc/PID/status`, or 0.
+fn status_kb(pid: u32, field: &str) -> f64 {
     std::fs::read_to_string(format!("/proc/{pid}/status"))
         .ok()
         .and_then(|s| {
             s.lines()
-                .find(|l| l.starts_with("VmHWM:"))
+                .find(|l| l.starts_with(field))
                 .and_then(|l| l.split_whitespace().nth(1)?.parse::<f64>().ok())
         })
-        .map_or(0.0, |kb| kb / 1024.0)
+        .unwrap_or(0.0)
 }
