@@ -349,12 +349,16 @@ impl Database {
     /// the open table of `kind` of `sub`, opening its file on first use.
     #[inline]
     fn open_table(&self, kind: Kind, sub: Subspace) -> Result<&Opened, QueryError> {
-        if let Some(slot) = self.slot(kind, sub)
-            && let Some(t) = self.in_slot(slot)
-        {
-            return Ok(t);
+        match self.open_already(kind, sub) {
+            Some(t) => Ok(t),
+            None => self.open_table_now(kind, sub),
         }
-        self.open_table_now(kind, sub)
+    }
+
+    /// The table of `kind` of `sub` if its file is open.
+    #[inline]
+    fn open_already(&self, kind: Kind, sub: Subspace) -> Option<&Opened> {
+        self.in_slot(self.slot(kind, sub)?)
     }
 
     /// [`Database::open_table`] where the slot holds no open file (kept out of
@@ -597,12 +601,10 @@ impl Database {
     /// [`QueryError::PlacementPhase`].
     #[inline]
     fn table_for(&self, sub: Subspace, pos: &Position) -> Result<&Opened, QueryError> {
-        if let Some(slot) = self.slot(Kind::Game, sub)
-            && let Some(t) = self.in_slot(slot)
-        {
-            return Ok(t);
+        match self.open_already(Kind::Game, sub) {
+            Some(t) => Ok(t),
+            None => self.table_for_now(sub, pos),
         }
-        self.table_for_now(sub, pos)
     }
 
     /// [`Database::table_for`] where the table is not open yet (out of line).
