@@ -223,26 +223,39 @@ fn perfect_and_ultra_never_lower_their_outcome_in_the_5_stone_game() {
     never_lowers(Level::Ultra, &db, 5, 2);
 }
 
-#[test]
-fn arena_json_lines_and_summary() {
-    let (dir, _db) = database(4, false);
-    let out = common::run(&[
+/// `arena --json` of perfect against random in the 4-stone game of `db`,
+/// colours exchanged every second game, with `more` options.
+fn perfect_against_random(
+    db: &std::path::Path,
+    games: &str,
+    seed: &str,
+    more: &[&str],
+) -> std::process::Output {
+    let mut args = vec![
         "arena",
         "--white",
         "perfect",
         "--black",
         "random",
         "--games",
-        "6",
+        games,
         "--swap",
         "--seed",
-        "3",
+        seed,
         "--db",
-        dir.path().to_str().unwrap(),
+        db.to_str().unwrap(),
         "--position",
         "........................ w 4 4",
         "--json",
-    ]);
+    ];
+    args.extend_from_slice(more);
+    common::run(&args)
+}
+
+#[test]
+fn arena_json_lines_and_summary() {
+    let (dir, _db) = database(4, false);
+    let out = perfect_against_random(dir.path(), "6", "3", &[]);
     assert!(
         out.status.success(),
         "{}",
@@ -320,25 +333,12 @@ fn arena_record_resumes_an_interrupted_run() {
     let work = tempfile::tempdir().unwrap();
     let record = work.path().join("perfect-random.record");
     let arena = |games: &str, seed: &str| {
-        common::run(&[
-            "arena",
-            "--white",
-            "perfect",
-            "--black",
-            "random",
-            "--games",
+        perfect_against_random(
+            dir.path(),
             games,
-            "--swap",
-            "--seed",
             seed,
-            "--db",
-            dir.path().to_str().unwrap(),
-            "--position",
-            "........................ w 4 4",
-            "--json",
-            "--record",
-            record.to_str().unwrap(),
-        ])
+            &["--record", record.to_str().unwrap()],
+        )
     };
     // the game lines of a run, by game, and its summary
     let lines = |out: &std::process::Output| {
