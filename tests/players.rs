@@ -396,6 +396,16 @@ fn arena_record_resumes_an_interrupted_run() {
         err.contains("records another run") && err.contains("perfect-random.record"),
         "{err}"
     );
+    // a file that is not a record is refused and left as it is, its last
+    // line unfinished or not
+    for text in ["notes\nmore notes", "notes"] {
+        std::fs::write(&record, text).unwrap();
+        let out = arena("8", "3");
+        assert_eq!(out.status.code(), Some(2));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("not an arena record"), "{err}");
+        assert_eq!(std::fs::read_to_string(&record).unwrap(), text);
+    }
 }
 
 #[test]

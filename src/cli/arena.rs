@@ -75,12 +75,13 @@ struct RunKey {
 }
 
 #[derive(Serialize, Deserialize)]
-struct RecordHeader {
-    arena: RunKey,
+struct RecordHeader<K> {
+    arena: K,
 }
 
 /// The games of `path` for the run `key` (none when the file is missing or
-/// empty). A last line cut short by a killed run is dropped from the file.
+/// empty). A last line cut short by a killed run is dropped from the file,
+/// once its first line shows the file is this run's record.
 fn read_record(path: &Path, key: &RunKey) -> Result<Vec<GameRecord>, Failure> {
     let name = path.display();
     let bytes = match std::fs::read(path) {
@@ -88,7 +89,31 @@ fn read_record(path: &Path, key: &RunKey) -> Result<Vec<GameRecord>, Failure> {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(vec![]),
         Err(e) => return Err(Failure::fault(format!("cannot read {name}: {e}"))),
     };
-    let whole = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |n| n + 1);
+    let foreign = |why: String| {
+        Failure::input(format!(
+            "{name} is not an arena record ({why}): give another --record file"
+        ))
+    };
+    let header_line = serde_json::to_vec(&RecordHeader { arena: key }).expect("serializes");
+    let whole = match bytes.iter().position(|&b| b == b'\n') {
+        Some(_) => bytes.iter().rposition(|&b| b == b'\n').map_or(0, |n| n + 1),
+        // no line ended: a header cut short by a killed run, or another file
+        None if header_line.starts_with(&bytes) => 0,
+        None => return Err(foreign("no line ends".to_string())),
+    };
+    let text = std::str::from_utf8(&bytes[..whole]).map_err(|_| foreign("not UTF-8".into()))?;
+    let mut lines = text.lines();
+    if let Some(first) = lines.next() {
+        let header: RecordHeader<RunKey> =
+            serde_json::from_str(first).map_err(|e| foreign(e.to_string()))?;
+        if &header.arena != key {
+            return Err(Failure::input(format!(
+                "{name} records another run ({}); this one is {}: give another --record file, or the same arguments",
+                serde_json::to_string(&header.arena).unwrap_or_default(),
+                serde_json::to_string(key).unwrap_or_default(),
+            )));
+        }
+    }
     if whole < bytes.len() {
         let f = std::fs::OpenOptions::new().write(true).open(path);
         f.and_then(|f| f.set_len(whole as u64)).map_err(|e| {
@@ -96,24 +121,6 @@ fn read_record(path: &Path, key: &RunKey) -> Result<Vec<GameRecord>, Failure> {
                 "cannot cut the unfinished last line of {name}: {e}"
             ))
         })?;
-    }
-    let text = std::str::from_utf8(&bytes[..whole])
-        .map_err(|_| Failure::fault(format!("{name} is not an arena record (not UTF-8)")))?;
-    let mut lines = text.lines();
-    let Some(first) = lines.next() else {
-        return Ok(vec![]);
-    };
-    let header: RecordHeader = serde_json::from_str(first).map_err(|e| {
-        Failure::input(format!(
-            "{name} is not an arena record ({e}): give another --record file"
-        ))
-    })?;
-    if &header.arena != key {
-        return Err(Failure::input(format!(
-            "{name} records another run ({}); this one is {}: give another --record file, or the same arguments",
-            serde_json::to_string(&header.arena).unwrap_or_default(),
-            serde_json::to_string(key).unwrap_or_default(),
-        )));
     }
     lines
         .enumerate()
@@ -244,7 +251,7 @@ pub fn run(a: ArenaArgs, out: &mut impl Write) -> Result<(), Failure> {
                 .open(path)
                 .map_err(|e| Failure::input(format!("cannot open {}: {e}", path.display())))?;
             if fresh {
-                append_line(&mut file, path, &RecordHeader { arena: key })?;
+                append_line(&mut file, path, &RecordHeader { arena: &key })?;
             }
             if !done.is_empty() {
                 eprintln!(
