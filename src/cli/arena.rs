@@ -95,8 +95,8 @@ fn read_record(path: &Path, key: &RunKey) -> Result<Vec<GameRecord>, Failure> {
         ))
     };
     let header_line = serde_json::to_vec(&RecordHeader { arena: key }).expect("serializes");
-    let whole = match bytes.iter().position(|&b| b == b'\n') {
-        Some(_) => bytes.iter().rposition(|&b| b == b'\n').map_or(0, |n| n + 1),
+    let whole = match bytes.iter().rposition(|&b| b == b'\n') {
+        Some(n) => n + 1,
         // no line ended: a header cut short by a killed run, or another file
         None if header_line.starts_with(&bytes) => 0,
         None => return Err(foreign("no line ends".to_string())),
