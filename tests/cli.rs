@@ -1022,3 +1022,43 @@ fn query_text_gives_dtc_where_a_removal_comes_first() {
         "no move of {pos} has a removal before the end:\n{text}"
     );
 }
+
+/// `stats --reports` makes the reports a database lacks, the same as those
+/// `generate` keeps, and makes none where they are kept.
+#[test]
+fn stats_reports_makes_the_reports_generate_keeps() {
+    let dir = generated(&["--max-stones", "4", "--no-rule-tables"]);
+    let db = dir.path().to_str().unwrap();
+    let reports = dir.path().join("reports");
+    let read = || -> std::collections::BTreeMap<String, serde_json::Value> {
+        std::fs::read_dir(&reports)
+            .unwrap()
+            .map(|e| {
+                let p = e.unwrap().path();
+                let json = serde_json::from_slice(&std::fs::read(&p).unwrap()).unwrap();
+                (p.file_name().unwrap().to_string_lossy().into_owned(), json)
+            })
+            .collect()
+    };
+    let by_generate = read();
+    let tables = millbase::storage::dir::DbDir::open(dir.path())
+        .unwrap()
+        .present()
+        .len();
+    assert_eq!(by_generate.len(), tables, "one report a table");
+    std::fs::remove_dir_all(&reports).unwrap();
+    let o = run(&["stats", "--db", db, "--reports"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        text.contains(&format!("{tables} reports made, 0 kept already")),
+        "{text}"
+    );
+    assert_eq!(read(), by_generate);
+    let o = run(&["stats", "--db", db, "--reports"]);
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        text.contains(&format!("0 reports made, {tables} kept already")),
+        "{text}"
+    );
+}

@@ -157,6 +157,8 @@ async fn health_and_statistics() {
 #[tokio::test]
 async fn a_sector_report_is_made_once_and_kept_in_the_database() {
     let dir = small_db();
+    // without the reports `generate` wrote
+    std::fs::remove_dir_all(dir.path().join("reports")).unwrap();
     let kept = dir.path().join("reports").join(format!(
         "{}.json",
         file_name(Subspace {
@@ -187,6 +189,27 @@ async fn a_sector_report_is_made_once_and_kept_in_the_database() {
     std::fs::write(&kept, b"\x00garbage").unwrap();
     let (_, fourth) = get(dir.path(), "/api/stats/3-4/1-0").await;
     assert_eq!(fourth, first);
+}
+
+/// `generate` keeps the report of every game table it writes, from the
+/// table in memory: the same report a reader makes from the file.
+#[test]
+fn generate_keeps_the_report_of_every_table() {
+    let dir = small_db();
+    let db = Database::open(dir.path()).unwrap();
+    let subs = db.dir().present();
+    assert!(
+        subs.iter().any(|s| s.mover < s.opponent),
+        "tables without plies too"
+    );
+    for sub in subs {
+        let kept = (dir.path().join("reports")).join(format!("{}.json", file_name(sub)));
+        let json = |b: Vec<u8>| serde_json::from_slice::<serde_json::Value>(&b).unwrap();
+        let by_generate = json(std::fs::read(&kept).unwrap_or_else(|e| panic!("{sub}: {e}")));
+        std::fs::remove_file(&kept).unwrap();
+        millbase::answer::records::sector_report(&db, sub).unwrap();
+        assert_eq!(by_generate, json(std::fs::read(&kept).unwrap()), "{sub}");
+    }
 }
 
 #[tokio::test]

@@ -8,13 +8,13 @@ use crate::index::{Index, Indexer, Subspace};
 use crate::rules::position::Position;
 use crate::solve::known::Kind;
 use crate::solve::value::{Cell, Value};
-use crate::storage::dir::{DbDir, DbError, RULE_DIR_PREFIX, file_name};
-use crate::storage::io_err;
+use crate::storage::dir::{DbDir, DbError, REPORT_DIR, RULE_DIR_PREFIX, file_name};
+use crate::storage::{StorageError, io_err};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use std::io::Read;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// A position and its plies.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -149,6 +149,24 @@ fn tally(db: &Database, sub: Subspace, n: usize) -> Result<Tally, QueryError> {
         .try_reduce(Tally::default, |a, b| Ok(a.merge(b, n)))
 }
 
+/// [`tally`] of a complete table in memory (every win and loss with its
+/// plies), as `generate` holds it.
+fn tally_cells(cells: &[Cell], n: usize) -> Tally {
+    const CHUNK: usize = 1 << 16;
+    cells
+        .par_chunks(CHUNK)
+        .enumerate()
+        .fold(Tally::default, |mut t, (k, chunk)| {
+            for (j, c) in chunk.iter().enumerate() {
+                if let Some(v) = c.value() {
+                    t.add(v, (k * CHUNK + j) as Index, n);
+                }
+            }
+            t
+        })
+        .reduce(Tally::default, |a, b| a.merge(b, n))
+}
+
 /// The records of `top` as positions of `sub`.
 fn records_of(ix: &Indexer, sub: Subspace, top: Vec<(u16, Index)>) -> Vec<Record> {
     top.into_iter()
@@ -170,7 +188,11 @@ pub fn records_and_histogram(
     sub: Subspace,
     n: usize,
 ) -> Result<(Records, Histogram), QueryError> {
-    let t = tally(db, sub, n)?;
+    Ok(summary(sub, tally(db, sub, n)?))
+}
+
+/// The records and histogram of `sub` that `t` gathered.
+fn summary(sub: Subspace, t: Tally) -> (Records, Histogram) {
     let ix = Indexer::new();
     let pairs = |v: Vec<u64>| -> Vec<(u16, u64)> {
         v.into_iter()
@@ -192,7 +214,7 @@ pub fn records_and_histogram(
         losses: pairs(t.losses),
         draws: t.draws,
     };
-    Ok((records, histogram))
+    (records, histogram)
 }
 
 /// The `n` longest wins and losses of `sub` (ties: lowest index first).
@@ -202,9 +224,6 @@ pub fn longest(db: &Database, sub: Subspace, n: usize) -> Result<Records, QueryE
 
 /// Longest wins and losses a [`SectorReport`] lists.
 pub const REPORT_LONGEST: usize = 5;
-
-/// The folder of a database directory that keeps the [`SectorReport`]s.
-pub const REPORT_DIR: &str = "reports";
 
 /// One subspace's or sector's statistics: counts, histogram of plies and
 /// longest positions (`GET /api/stats/SECTOR`).
@@ -233,6 +252,66 @@ struct KeptReport {
     longest_losses: Vec<Record>,
 }
 
+impl KeptReport {
+    /// The report of `sub` that `t` gathered from its table of `table_bytes`
+    /// bytes and `classes` classes.
+    fn of(sub: Subspace, t: Tally, table_bytes: u64, classes: u64) -> KeptReport {
+        let (records, histogram) = summary(sub, t);
+        KeptReport {
+            table_bytes,
+            classes,
+            histogram,
+            longest_wins: records.longest_wins,
+            longest_losses: records.longest_losses,
+        }
+    }
+
+    /// Writes it to `path` (atomically, its folder made if need be).
+    fn keep(&self, path: &Path) -> Result<(), StorageError> {
+        let folder = path.parent().expect("in a folder");
+        std::fs::create_dir_all(folder).map_err(io_err(folder))?;
+        crate::storage::write_atomic(path, |f| {
+            serde_json::to_writer(&mut *f, self).map_err(std::io::Error::other)
+        })
+    }
+}
+
+/// The report kept at `path`, if it is one made from a table of
+/// `table_bytes` bytes and `classes` classes.
+fn kept_report(path: &Path, table_bytes: u64, classes: u64) -> Option<KeptReport> {
+    std::fs::read(path)
+        .ok()
+        .and_then(|b| serde_json::from_slice::<KeptReport>(&b).ok())
+        .filter(|k| k.table_bytes == table_bytes && k.classes == classes)
+}
+
+/// Whether the database in `dir` keeps a report of `sub` made from its
+/// table of `table_bytes` bytes and `classes` classes.
+pub fn report_is_kept(dir: &Path, sub: Subspace, table_bytes: u64, classes: u64) -> bool {
+    kept_report(&report_path(dir, sub), table_bytes, classes).is_some()
+}
+
+/// Where the database in `dir` keeps the report of `sub`.
+fn report_path(dir: &Path, sub: Subspace) -> PathBuf {
+    dir.join(REPORT_DIR)
+        .join(format!("{}.json", file_name(sub)))
+}
+
+/// Keeps the report of `sub` in the database in `dir`, made from `cells`,
+/// its complete game's table in memory (every win and loss with its plies),
+/// whose file has `table_bytes` bytes and `classes` classes: `generate`
+/// writes it with the table, so that no request has to read the table.
+pub fn keep_report(
+    dir: &Path,
+    sub: Subspace,
+    cells: &[Cell],
+    table_bytes: u64,
+    classes: u64,
+) -> Result<(), StorageError> {
+    let t = tally_cells(cells, REPORT_LONGEST);
+    KeptReport::of(sub, t, table_bytes, classes).keep(&report_path(dir, sub))
+}
+
 /// The report of `sub`: read from the database's `reports/` folder when it
 /// is there and was made from the table now present, else made by one pass
 /// over the table ([`records_and_histogram`], memory bounded) and kept there
@@ -240,31 +319,14 @@ struct KeptReport {
 pub fn sector_report(db: &Database, sub: Subspace) -> Result<SectorReport, QueryError> {
     let (header, bytes) = db.table_header(sub)?;
     let counts = StatsRow::new(sub, header.counts, header.entries, bytes);
-    let path = db
-        .path()
-        .join(REPORT_DIR)
-        .join(format!("{}.json", file_name(sub)));
-    let kept = std::fs::read(&path)
-        .ok()
-        .and_then(|b| serde_json::from_slice::<KeptReport>(&b).ok())
-        .filter(|k| k.table_bytes == bytes && k.classes == header.counts.classes);
-    let kept = match kept {
+    let path = report_path(db.path(), sub);
+    let kept = match kept_report(&path, bytes, header.counts.classes) {
         Some(k) => k,
         None => {
-            let (records, histogram) = records_and_histogram(db, sub, REPORT_LONGEST)?;
-            let k = KeptReport {
-                table_bytes: bytes,
-                classes: header.counts.classes,
-                histogram,
-                longest_wins: records.longest_wins,
-                longest_losses: records.longest_losses,
-            };
+            let t = tally(db, sub, REPORT_LONGEST)?;
+            let k = KeptReport::of(sub, t, bytes, header.counts.classes);
             // best effort: a read-only database answers all the same
-            if std::fs::create_dir_all(path.parent().expect("in a folder")).is_ok() {
-                let _ = crate::storage::write_atomic(&path, |f| {
-                    serde_json::to_writer(&mut *f, &k).map_err(std::io::Error::other)
-                });
-            }
+            let _ = k.keep(&path);
             k
         }
     };

@@ -1,6 +1,7 @@
 //! Generation of a database: the movement subspace pairs in dependency order,
 //! then the placement sectors, resuming what a directory already holds.
 
+use crate::answer::records::keep_report;
 use crate::build::complete::load_known;
 use crate::index::plan::{Limits, all_sectors, placement_plan, plan};
 use crate::index::{Indexer, Subspace};
@@ -350,6 +351,10 @@ impl Work<'_> {
             }
             self.written(&s, (kind, along), took)?;
             if kind == Kind::Game {
+                // its statistics while every plies is at hand; best effort:
+                // without them a request makes them from the file
+                let bytes = self.reports.last().map_or(0, |r| r.file_bytes);
+                let _ = keep_report(db.path(), s.subspace, &s.cells, bytes, s.counts.classes);
                 game.insert(s.subspace, s.cells);
             }
         }

@@ -37,6 +37,35 @@ pub struct StatsArgs {
     /// over every symmetric image (all_*), max_win_dtc, max_loss_dtc.
     #[arg(long, value_name = "L", num_args = 0..=1, default_missing_value = "0", conflicts_with = "longest")]
     rule: Option<u16>,
+    /// Instead, keep in the database the statistics (histogram of plies,
+    /// longest wins and losses) of every table that has none kept yet in
+    /// reports/, so that every /api/stats/SECTOR request is a file read.
+    /// `generate` keeps them as it writes each table; this makes them for
+    /// a database without, each from its table and, where the file stores
+    /// no plies, its children's tables in memory (a few GB for the largest).
+    #[arg(long, conflicts_with_all = ["longest", "rule"])]
+    reports: bool,
+}
+
+/// `--reports`: the statistics of every table of `db` that has none kept.
+fn make_reports(db: &DbDir, out: &mut impl Write) -> Result<(), Failure> {
+    let ix = millbase::index::Indexer::new();
+    let (mut made, mut kept) = (0, 0);
+    for sub in db.present() {
+        let t = db.open_table(Kind::Game, sub)?;
+        let (bytes, classes) = (t.file_len(), t.header.counts.classes);
+        if records::report_is_kept(db.path(), sub, bytes, classes) {
+            kept += 1;
+            continue;
+        }
+        let start = std::time::Instant::now();
+        let cells = millbase::build::complete::read_complete(db, &ix, Kind::Game, sub)?;
+        records::keep_report(db.path(), sub, &cells, bytes, classes)?;
+        made += 1;
+        writeln!(out, "{sub}: made in {:.1} s", start.elapsed().as_secs_f64())?;
+    }
+    writeln!(out, "{made} reports made, {kept} kept already")?;
+    Ok(())
 }
 
 /// One row of the text table.
@@ -171,6 +200,9 @@ pub fn run(a: StatsArgs, out: &mut impl Write) -> Result<(), Failure> {
     }
     if let Some(l) = a.rule {
         return rule(&db, l, a.json, out);
+    }
+    if a.reports {
+        return make_reports(&db, out);
     }
     let mut total = Counts::default();
     let (mut raw_total, mut bytes_total) = (0u64, 0u64);

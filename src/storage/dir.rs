@@ -7,6 +7,7 @@
 //! DIR/M-O-0-0.mdb        one file per subspace (docs/FORMAT.md)
 //! DIR/work/M-O-0-0.mdb   during generate: tables with plies kept for later units
 //! DIR/no-removal-L/M-O-MH-OH.mdb  the tables of the no-removal rule, limit L
+//! DIR/reports/M-O-MH-OH.mdb.json  the statistics of each table
 //! ```
 
 use crate::index::Subspace;
@@ -30,6 +31,11 @@ pub const MANIFEST: &str = "millbase.json";
 /// solving until the last pair or placement sector whose moves lead into them
 /// is solved.
 pub const WORK_DIR: &str = "work";
+
+/// Subdirectory of a database keeping the statistics of each table
+/// (`answer::records::SectorReport`), written by `generate` or by the reader
+/// that first needs them.
+pub const REPORT_DIR: &str = "reports";
 
 /// The manifest of a database directory (`millbase.json`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -558,6 +564,7 @@ fn refuse_foreign_content(dir: &Path, variant: Variant) -> Result<(), StorageErr
                 _ => {}
             }
         } else if !(name == WORK_DIR
+            || name == REPORT_DIR && e.path().is_dir()
             || name == LOCK
             || is_temporary(&name)
             || is_rule_dir(&name) && e.path().is_dir())
