@@ -349,11 +349,10 @@ impl Work<'_> {
                 // the units whose moves lead into it need all its values
                 db.write_work_table(kind, s.subspace, &s.cells, along, s.counts)?;
             }
-            self.written(&s, (kind, along), took)?;
+            let bytes = self.written(&s, (kind, along), took)?;
             if kind == Kind::Game {
-                // its statistics while every plies is at hand; best effort:
+                // its statistics while all its plies are at hand; best effort:
                 // without them a request makes them from the file
-                let bytes = self.reports.last().map_or(0, |r| r.file_bytes);
                 let _ = keep_report(db.path(), s.subspace, &s.cells, bytes, s.counts.classes);
                 game.insert(s.subspace, s.cells);
             }
@@ -376,17 +375,18 @@ impl Work<'_> {
     }
 
     /// Writes the file of `s` of `kind` (a rule table along the game's
-    /// table), solved in `took`, and reports it.
+    /// table), solved in `took`, and reports it; returns the file's size.
     fn written(
         &mut self,
         s: &Solved,
         of: (Kind, Option<&[Cell]>),
         took: Took,
-    ) -> Result<(), StorageError> {
+    ) -> Result<u64, StorageError> {
         let r = Report::written(self.db, s, of, took.seconds, took.peak_bytes)?;
         self.observer.finished(&r);
+        let bytes = r.file_bytes;
         self.reports.push(r);
-        Ok(())
+        Ok(bytes)
     }
 
     /// Reports the valid files `tables` of `kind` as there already.
