@@ -241,6 +241,20 @@ pub struct SectorReport {
     pub longest_losses: Vec<Record>,
 }
 
+impl SectorReport {
+    /// The report of `sub`, whose table has `header` and `bytes`, from what
+    /// a pass over it found.
+    fn of(sub: Subspace, header: &crate::storage::Header, bytes: u64, kept: KeptReport) -> Self {
+        SectorReport {
+            sector: sub.to_string(),
+            counts: StatsRow::new(sub, header.counts, header.entries, bytes),
+            histogram: kept.histogram,
+            longest_wins: kept.longest_wins,
+            longest_losses: kept.longest_losses,
+        }
+    }
+}
+
 /// What `reports/FILE.json` keeps of a [`SectorReport`]: the table it was
 /// read from (its size and classes) and what took a pass over it.
 #[derive(Serialize, Deserialize)]
@@ -312,31 +326,32 @@ pub fn keep_report(
     KeptReport::of(sub, t, table_bytes, classes).keep(&report_path(dir, sub))
 }
 
+/// The report of `sub` kept in the database's `reports/` folder, if one is
+/// there that was made from the table now present: a file read, whatever the
+/// table's size.
+pub fn kept_sector_report(
+    db: &Database,
+    sub: Subspace,
+) -> Result<Option<SectorReport>, QueryError> {
+    let (header, bytes) = db.table_header(sub)?;
+    let kept = kept_report(&report_path(db.path(), sub), bytes, header.counts.classes);
+    Ok(kept.map(|k| SectorReport::of(sub, &header, bytes, k)))
+}
+
 /// The report of `sub`: read from the database's `reports/` folder when it
 /// is there and was made from the table now present, else made by one pass
 /// over the table ([`records_and_histogram`], memory bounded) and kept there
 /// (where the directory can be written; otherwise only returned).
 pub fn sector_report(db: &Database, sub: Subspace) -> Result<SectorReport, QueryError> {
+    if let Some(report) = kept_sector_report(db, sub)? {
+        return Ok(report);
+    }
     let (header, bytes) = db.table_header(sub)?;
-    let counts = StatsRow::new(sub, header.counts, header.entries, bytes);
-    let path = report_path(db.path(), sub);
-    let kept = match kept_report(&path, bytes, header.counts.classes) {
-        Some(k) => k,
-        None => {
-            let t = tally(db, sub, REPORT_LONGEST)?;
-            let k = KeptReport::of(sub, t, bytes, header.counts.classes);
-            // best effort: a read-only database answers all the same
-            let _ = k.keep(&path);
-            k
-        }
-    };
-    Ok(SectorReport {
-        sector: sub.to_string(),
-        counts,
-        histogram: kept.histogram,
-        longest_wins: kept.longest_wins,
-        longest_losses: kept.longest_losses,
-    })
+    let t = tally(db, sub, REPORT_LONGEST)?;
+    let k = KeptReport::of(sub, t, bytes, header.counts.classes);
+    // best effort: a read-only database answers all the same
+    let _ = k.keep(&report_path(db.path(), sub));
+    Ok(SectorReport::of(sub, &header, bytes, k))
 }
 
 /// The SHA-256 of every file of `db` as `(name, hex digest)`: the file of

@@ -480,12 +480,17 @@ async fn sector_stats(
     let sub: Subspace = name
         .parse()
         .map_err(|e: crate::index::SubspaceParseError| ApiError::bad_request(e.to_string()))?;
-    // one report made at a time (a pass over a whole table), each once:
-    // a request for a sector being made waits for it
+    // a kept report is a file read; the others are made one at a time (a
+    // pass over a whole table), each once: a request for a sector being
+    // made waits for it
     let report = {
         let cell = lock(&shared.sector_reports).entry(sub).or_default().clone();
         let s = shared.clone();
         cell.get_or_try_init(|| async move {
+            let kept = blocking(&s, move |s| Ok(records::kept_sector_report(&s.db, sub)?)).await?;
+            if let Some(report) = kept {
+                return Ok(Arc::new(report));
+            }
             let _turn = s
                 .report_turn
                 .acquire()
@@ -576,17 +581,27 @@ fn asset(content_type: &'static str, body: &'static str) -> Response {
 
 /// The explorer's routes over `db`.
 pub fn router(db: Database) -> Router {
-    let given = db.path().display().to_string();
-    let resolved = std::fs::canonicalize(db.path()).map(|p| p.display().to_string());
-    let dir_names = [Some(given), resolved.ok()].into_iter().flatten().collect();
-    let shared = Arc::new(Shared {
-        db: Arc::new(db),
-        busy: Semaphore::new(max_busy()),
-        queued: AtomicUsize::new(0),
-        dir_names,
-        sector_reports: Mutex::new(HashMap::new()),
-        report_turn: Semaphore::new(1),
-    });
+    routes(Arc::new(Shared::new(db)))
+}
+
+impl Shared {
+    fn new(db: Database) -> Shared {
+        let given = db.path().display().to_string();
+        let resolved = std::fs::canonicalize(db.path()).map(|p| p.display().to_string());
+        let dir_names = [Some(given), resolved.ok()].into_iter().flatten().collect();
+        Shared {
+            db: Arc::new(db),
+            busy: Semaphore::new(max_busy()),
+            queued: AtomicUsize::new(0),
+            dir_names,
+            sector_reports: Mutex::new(HashMap::new()),
+            report_turn: Semaphore::new(1),
+        }
+    }
+}
+
+/// The routes over `shared`.
+fn routes(shared: Arc<Shared>) -> Router {
     let page = || async { asset("text/html; charset=utf-8", INDEX_HTML) };
     Router::new()
         .route("/api/query", get(query))
@@ -625,6 +640,7 @@ pub async fn serve(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::time::Duration;
 
     #[test]
     fn at_most_max_queued_wait_and_a_place_is_given_back() {
@@ -638,6 +654,53 @@ mod tests {
         drop(places);
         assert_eq!(queued.load(Ordering::Relaxed), 0);
         assert!(Queued::join(&queued).is_some());
+    }
+
+    /// GET `uri` from `app`, or `None` if no answer came within `wait`.
+    async fn status_within(app: Router, uri: &str, wait: Duration) -> Option<StatusCode> {
+        use tower::ServiceExt;
+        let req = axum::http::Request::get(uri)
+            .body(axum::body::Body::empty())
+            .unwrap();
+        tokio::time::timeout(wait, app.oneshot(req))
+            .await
+            .ok()
+            .map(|r| r.unwrap().status())
+    }
+
+    #[tokio::test]
+    async fn a_kept_report_does_not_wait_for_one_being_made() {
+        let dir = tempfile::tempdir().unwrap();
+        let limits = crate::index::plan::Limits {
+            max_stones: 3,
+            max_total: 6,
+            placement: true,
+            move_limit: None,
+        };
+        let ix = crate::index::Indexer::new();
+        let silent = &crate::build::generate::Silent;
+        crate::build::generate::generate(dir.path(), Default::default(), limits, &ix, silent)
+            .unwrap();
+        // generate kept every report: one removed has to be made again
+        let reports = dir.path().join(crate::storage::dir::REPORT_DIR);
+        let made_path = reports.join("3-3-0-0.mdb.json");
+        std::fs::remove_file(&made_path).unwrap();
+        let shared = Arc::new(Shared::new(Database::open(dir.path()).unwrap()));
+        // a report being made holds the turn
+        let turn = shared.report_turn.try_acquire().unwrap();
+        let wait = Duration::from_secs(2);
+        let kept = status_within(routes(shared.clone()), "/api/stats/1-1/2-2", wait).await;
+        assert_eq!(
+            kept,
+            Some(StatusCode::OK),
+            "a kept report waited for the turn"
+        );
+        let made = status_within(routes(shared.clone()), "/api/stats/3-3", wait).await;
+        assert_eq!(made, None, "a report was made while another held the turn");
+        drop(turn);
+        let made = status_within(routes(shared), "/api/stats/3-3", wait).await;
+        assert_eq!(made, Some(StatusCode::OK));
+        assert!(made_path.is_file(), "the report made is kept");
     }
 
     #[test]
