@@ -122,21 +122,31 @@ async fn press(c: &Client, keys: &str) {
 }
 
 async fn click_id(c: &Client, id: &str) {
-    c.find(Locator::Id(id))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    click(c, &format!("#{id}")).await;
 }
 
 async fn click_point(c: &Client, point: &str) {
-    c.find(Locator::Css(&format!("[data-point=\"{point}\"]")))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    click(c, &format!("[data-point=\"{point}\"]")).await;
+}
+
+/// Clicks what `css` finds, finding it again where the page drew it anew
+/// between the find and the click.
+async fn click(c: &Client, css: &str) {
+    until(&format!("a click on {css}"), || async {
+        let redrawn = |e: &fantoccini::error::CmdError| {
+            e.is_stale_element_reference() || e.is_no_such_element()
+        };
+        match c.find(Locator::Css(css)).await {
+            Ok(found) => match found.click().await {
+                Ok(()) => Some(()),
+                Err(e) if redrawn(&e) => None,
+                Err(e) => panic!("a click on {css}: {e}"),
+            },
+            Err(e) if redrawn(&e) => None,
+            Err(e) => panic!("finding {css}: {e}"),
+        }
+    })
+    .await
 }
 
 /// GET `path` from the server at `url` (plain HTTP/1.0 over a socket): the
@@ -273,12 +283,7 @@ async fn the_explorer_in_a_real_browser() {
     select(&c, "level", "perfect").await;
     click_id(&c, "versus").await;
     let first = move_rows(&c).await[0].clone();
-    c.find(Locator::Css(&format!("#moves [data-move=\"{first}\"]")))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    click(&c, &format!("#moves [data-move=\"{first}\"]")).await;
     let answered = until("the computer's answer", || async {
         let t = text(&c, "#position-text").await;
         (t != before && t.split(' ').nth(1) == Some("w") && !text(&c, "#value").await.is_empty())
@@ -561,12 +566,7 @@ async fn a_game_against_a_level_its_history_and_its_review() {
     let cells = count(&c, "the review strip", "#review-strip .cell").await;
     assert_eq!(cells, played.len());
     assert!(text(&c, "#review-summary").await.starts_with("White: "));
-    c.find(Locator::Css("#review-strip [data-ply=\"3\"]"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    click(&c, "#review-strip [data-ply=\"3\"]").await;
     let want = api_after(&url, start, &played[..3]);
     assert_eq!(shown(&c, Some(&want)).await, want);
     click_id(&c, "review-next").await;
