@@ -52,21 +52,9 @@ fn game_tally(v: &Value, colour: &str) -> Tally {
     }
 }
 
-/// P(Z > z) of a standard normal (erfc as in Numerical Recipes' `erfcc`,
-/// relative error below 1.2e-7).
+/// P(Z > z) of a standard normal.
 fn upper_tail(z: f64) -> f64 {
-    let x = z / std::f64::consts::SQRT_2;
-    let t = 1.0 / (1.0 + 0.5 * x.abs());
-    let poly = -x * x - 1.26551223
-        + t * (1.00002368
-            + t * (0.37409196
-                + t * (0.09678418
-                    + t * (-0.18628806
-                        + t * (0.27886807
-                            + t * (-1.13520398
-                                + t * (1.48851587 + t * (-0.82215223 + t * 0.17087277))))))));
-    let erfc = t * poly.exp();
-    0.5 * if x >= 0.0 { erfc } else { 2.0 - erfc }
+    0.5 * libm::erfc(z / std::f64::consts::SQRT_2)
 }
 
 /// The one-sided p-value that `a` wins more often than `b` (pooled
