@@ -339,13 +339,20 @@ pub fn kept_sector_report(
 }
 
 /// The report of `sub`: read from the database's `reports/` folder when it
-/// is there and was made from the table now present, else made by one pass
-/// over the table ([`records_and_histogram`], memory bounded) and kept there
-/// (where the directory can be written; otherwise only returned).
+/// is there and was made from the table now present, else made
+/// ([`make_sector_report`]).
 pub fn sector_report(db: &Database, sub: Subspace) -> Result<SectorReport, QueryError> {
-    if let Some(report) = kept_sector_report(db, sub)? {
-        return Ok(report);
+    match kept_sector_report(db, sub)? {
+        Some(report) => Ok(report),
+        None => make_sector_report(db, sub),
     }
+}
+
+/// The report of `sub` made by one pass over its table
+/// ([`records_and_histogram`], memory bounded) and kept in the database's
+/// `reports/` folder (where the directory can be written; otherwise only
+/// returned), whether or not one is kept there already.
+pub fn make_sector_report(db: &Database, sub: Subspace) -> Result<SectorReport, QueryError> {
     let (header, bytes) = db.table_header(sub)?;
     let t = tally(db, sub, REPORT_LONGEST)?;
     let k = KeptReport::of(sub, t, bytes, header.counts.classes);

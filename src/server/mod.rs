@@ -497,7 +497,7 @@ async fn sector_stats(
                 .await
                 .map_err(|_| ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "shutting down"))?;
             blocking(&s, move |s| {
-                Ok(Arc::new(records::sector_report(&s.db, sub)?))
+                Ok(Arc::new(records::make_sector_report(&s.db, sub)?))
             })
             .await
         })
