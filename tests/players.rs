@@ -7,12 +7,14 @@ mod common;
 mod naive;
 
 use millbase::Variant;
+use millbase::answer::policy::{Ask, Standing, outcome_for_mover};
 use millbase::answer::query::Database;
 use millbase::index::plan::Limits;
 use millbase::play::game::{Game, Reason};
-use millbase::play::players::Level;
 use millbase::play::players::arena::{Judgement, play_game};
+use millbase::play::players::{Level, answer_for};
 use millbase::rules::position::{Color, Position};
+use millbase::solve::counter::Category;
 use naive::Naive;
 use std::sync::Arc;
 
@@ -186,16 +188,22 @@ fn never_lowers(level: Level, db: &Arc<Database>, stones: u8, games: u64) {
                     Some(db),
                 )
                 .unwrap();
-                for (i, m) in played.moves.iter().enumerate() {
+                // each move judged again by the whole answer (plies and
+                // distances), not by the standings the arena and the players read
+                let mut g = Game::with_move_limit(start(stones), Variant::default(), 0, 100);
+                for (i, (m, &mv)) in played.moves.iter().zip(played.game.moves()).enumerate() {
                     if m.side == side {
+                        let answer = answer_for(db, &g).unwrap();
+                        let chosen = answer.moves.iter().find(|a| a.mv == mv).unwrap();
                         assert_eq!(
-                            m.judgement,
-                            Some(Judgement::Keeps),
+                            (outcome_for_mover(chosen), m.judgement),
+                            (outcome_for_mover(&answer.moves[0]), Some(Judgement::Keeps)),
                             "{level} ({side:?}) against {opponent}, seed {seed}: move {} of {}",
                             i + 1,
                             played.game.record()
                         );
                     }
+                    g.play(mv).unwrap();
                 }
                 let r = played.game.result().unwrap();
                 assert_ne!(
@@ -221,6 +229,55 @@ fn perfect_and_ultra_never_lower_their_outcome_in_the_5_stone_game() {
     let (_dir, db) = database(5, true);
     never_lowers(Level::Perfect, &db, 5, 2);
     never_lowers(Level::Ultra, &db, 5, 2);
+}
+
+/// The standings (categories only, read without plies) agree with the
+/// categories of the whole answer, move by move, at every position of
+/// random games, without the rule and under it at the game's counter and at
+/// 0, 97, 98 and 99 (where the rule's limit cuts distances short).
+#[test]
+fn standings_agree_with_the_whole_answer() {
+    let (_dir, db) = database(5, true);
+    let (mut positions, mut wins_or_losses, mut cut) = (0, 0, 0);
+    for seed in 0..12 {
+        let played = play_game(
+            start(5),
+            Variant::default(),
+            100,
+            (Level::Random, Level::Random),
+            (seed, seed + 50),
+            None,
+        )
+        .unwrap();
+        let g = &played.game;
+        for (pos, &counter) in g.positions().iter().zip(g.counters()) {
+            let counters = [None, Some(counter), Some(0), Some(97), Some(98), Some(99)];
+            for counter in counters.into_iter().filter(|c| c.is_none_or(|c| c < 100)) {
+                let ask = Ask {
+                    counter,
+                    search: false,
+                };
+                let key = |s: &Standing| s.mv.to_string();
+                let mut fast = db.standings(pos, ask).unwrap();
+                let answer = db.answer_to(pos, ask).unwrap();
+                let mut whole: Vec<Standing> = answer.moves.iter().map(Standing::of).collect();
+                fast.sort_by_key(key);
+                whole.sort_by_key(key);
+                assert_eq!(fast, whole, "{pos} at counter {counter:?}");
+                positions += 1;
+                wins_or_losses += whole.iter().filter(|s| !s.category.is_draw()).count();
+                cut += (whole.iter())
+                    .filter(|s| matches!(s.category, Category::CursedWin | Category::BlessedLoss))
+                    .count();
+            }
+        }
+    }
+    // the games reached wins and losses, not only draws
+    eprintln!("{positions} {wins_or_losses} {cut}");
+    assert!(
+        positions > 500 && wins_or_losses > 500 && cut > 50,
+        "{positions} {wins_or_losses} {cut}"
+    );
 }
 
 /// `arena --json` of perfect against random in the 4-stone game of `db`,

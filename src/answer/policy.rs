@@ -43,6 +43,60 @@ pub struct RuleValue {
     pub dtc: Option<u16>,
 }
 
+/// A legal move with the standing of the position it leads to
+/// ([`Database::standings`]): what decides a move's outcome, without the
+/// plies and distances that order moves of the same outcome.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Standing {
+    /// The move.
+    pub mv: Move,
+    /// The position after it.
+    pub position: Position,
+    /// That position's category for its side to move: under the no-removal
+    /// rule at the counter after the move where the answer is under the
+    /// rule, else of its plain value (a win, a draw or a loss).
+    pub category: Category,
+}
+
+impl Standing {
+    /// The standing of an answer's move.
+    pub fn of(m: &EvaluatedMove) -> Standing {
+        Standing {
+            mv: m.mv,
+            position: m.position,
+            category: m.rule.map_or(Category::plain(m.value), |r| r.category),
+        }
+    }
+
+    /// The outcome for the side making the move (a cursed win and a blessed
+    /// loss are draws).
+    pub fn outcome(&self) -> Outcome {
+        match self.category {
+            Category::Loss => Outcome::Win,
+            Category::Win => Outcome::Loss,
+            _ => Outcome::Draw,
+        }
+    }
+
+    /// How good the move is for the side making it, lower first, as far as
+    /// its category tells: the first part of [`preference`]'s key.
+    pub fn rank(&self) -> u8 {
+        match self.category {
+            Category::Loss => 0,
+            Category::BlessedLoss => 1,
+            Category::Draw => 2,
+            Category::CursedWin => 3,
+            Category::Win => 4,
+        }
+    }
+}
+
+/// The counter after `mv` is played at `counter`: 0 after a removal, one
+/// more otherwise.
+pub fn counter_after(mv: Move, counter: u16) -> u16 {
+    if mv.remove.is_some() { 0 } else { counter + 1 }
+}
+
 /// Where an answer's values come from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Source {
@@ -197,28 +251,11 @@ impl Database {
     /// `counter + 1`, or 0 after a removal; reaching `L` draws unless the move
     /// left the opponent without a move.
     pub fn answer_at(&self, pos: &Position, counter: u16) -> Result<Answer, QueryError> {
-        let limit = self.move_limit().ok_or_else(|| {
-            QueryError::Counter(format!(
-                "counter {counter}: {} holds no tables of the no-removal rule: build \
-                 them with `millbase generate --db {}`",
-                self.path().display(),
-                self.path().display()
-            ))
-        })?;
-        if counter >= limit {
-            return Err(QueryError::Counter(format!(
-                "counter {counter}: the plies since the last removal must be below the \
-                 move limit {limit} (0..{limit})"
-            )));
-        }
+        let limit = self.limit_for(counter)?;
         let mut a = self.answer_from_tables(pos)?;
         a.rule = Some(self.rule_value(pos, a.value, limit, counter)?);
         for m in &mut a.moves {
-            let c = if m.mv.remove.is_some() {
-                0
-            } else {
-                counter + 1
-            };
+            let c = counter_after(m.mv, counter);
             m.rule = Some(if c < limit {
                 self.rule_value(&m.position, m.value, limit, c)?
             } else if m.value == Value::Loss(0) {
@@ -238,6 +275,90 @@ impl Database {
         }
         a.moves.sort_by_key(rule_order);
         Ok(a)
+    }
+
+    /// The move limit of the rule's tables, checking that `counter` is below
+    /// it; an error naming the fault where there are no tables or it is not.
+    fn limit_for(&self, counter: u16) -> Result<u16, QueryError> {
+        let limit = self.move_limit().ok_or_else(|| {
+            QueryError::Counter(format!(
+                "counter {counter}: {} holds no tables of the no-removal rule: build \
+                 them with `millbase generate --db {}`",
+                self.path().display(),
+                self.path().display()
+            ))
+        })?;
+        if counter >= limit {
+            return Err(QueryError::Counter(format!(
+                "counter {counter}: the plies since the last removal must be below the \
+                 move limit {limit} (0..{limit})"
+            )));
+        }
+        Ok(limit)
+    }
+
+    /// Every legal move of `pos` with its [`Standing`] under `ask`: the
+    /// categories of [`Database::answer_to`]'s moves, in the order of the
+    /// legal moves, read without the plies and distances that change no
+    /// category. A move to a draw takes one probe of the win/draw/loss
+    /// stream; a move to a win or loss under the rule also its distance;
+    /// nothing takes the one-ply search that recovers plies where a file
+    /// stores none. Where a placement sector is missing and `ask.search`
+    /// allows it, the categories come from [`Database::answer_to`]'s search.
+    pub fn standings(&self, pos: &Position, ask: Ask) -> Result<Vec<Standing>, QueryError> {
+        match self.standings_from_tables(pos, ask.counter) {
+            Err(QueryError::PlacementPhase(_)) if ask.search => Ok(self
+                .answer_to(pos, ask)?
+                .moves
+                .iter()
+                .map(Standing::of)
+                .collect()),
+            r => r,
+        }
+    }
+
+    /// [`Database::standings`] from the tables only, under the rule at
+    /// `counter` where given.
+    fn standings_from_tables(
+        &self,
+        pos: &Position,
+        counter: Option<u16>,
+    ) -> Result<Vec<Standing>, QueryError> {
+        let rule = match counter {
+            Some(c) => Some((self.limit_for(c)?, c)),
+            None => None,
+        };
+        let variant = self.variant();
+        let standing = |mv: Move| {
+            let after = moves::apply(pos, mv);
+            let plain = self.probe_outcome(&after)?;
+            let category = match rule {
+                None => Category::plain(plain),
+                Some((limit, counter)) => {
+                    let c = counter_after(mv, counter);
+                    if c >= limit {
+                        // as in answer_at: a draw by the rule unless the move ended the game
+                        if moves::ending(&after, variant).is_some() {
+                            Category::Loss
+                        } else {
+                            Category::Draw
+                        }
+                    } else if plain == Value::Draw {
+                        Category::Draw // whatever the distance
+                    } else {
+                        self.rule_category(&after, plain, limit, c)?
+                    }
+                }
+            };
+            Ok(Standing {
+                mv,
+                position: after,
+                category,
+            })
+        };
+        (moves::legal_moves(pos, variant).into_iter())
+            .map(standing)
+            .collect()
     }
 
     /// The perfect player under the no-removal rule: the best move of `pos`
@@ -317,16 +438,7 @@ pub fn preference(m: &EvaluatedMove) -> (u8, i32) {
 /// rule where the move carries its standing (a cursed win and a blessed
 /// loss are draws), else by the plain value.
 pub fn outcome_for_mover(m: &EvaluatedMove) -> Outcome {
-    match m.rule.map(|r| r.category) {
-        Some(Category::Loss) => Outcome::Win,
-        Some(Category::Win) => Outcome::Loss,
-        Some(_) => Outcome::Draw,
-        None => match m.value {
-            Value::Loss(_) => Outcome::Win,
-            Value::Draw => Outcome::Draw,
-            Value::Win(_) => Outcome::Loss,
-        },
-    }
+    Standing::of(m).outcome()
 }
 
 /// Win, draw or loss, best first.
@@ -348,12 +460,11 @@ fn rule_order(m: &EvaluatedMove) -> (u8, i32) {
     } else {
         child.dtc.map_or(0, |d| i32::from(d) + 1)
     };
+    let rank = Standing::of(m).rank();
     match child.category {
-        Category::Loss => (0, d),
-        Category::BlessedLoss => (1, 0),
-        Category::Draw => (2, 0),
-        Category::CursedWin => (3, 0),
-        Category::Win => (4, -d),
+        Category::Loss => (rank, d),
+        Category::Win => (rank, -d),
+        _ => (rank, 0),
     }
 }
 

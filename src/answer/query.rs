@@ -708,4 +708,63 @@ impl Database {
         let cell = self.block(Kind::Rule(move_limit), sub, table, i / be)?[(i % be) as usize];
         cell.value().ok_or_else(|| no_value(table.path(), i))
     }
+
+    /// The category under the no-removal rule with `move_limit` at
+    /// `counter` (below the limit) of `pos`, whose plain value is `plain`:
+    /// [`counter::Category::of`] its distance, read only as far as it
+    /// decides. Where the file stores no distances, the children are read
+    /// removals first (they convert at once) and the first that settles it
+    /// ends the search: a win whose winner has a move that converts in the
+    /// plies left, a loss with a move that escapes them.
+    pub(crate) fn rule_category(
+        &self,
+        pos: &Position,
+        plain: Value,
+        move_limit: u16,
+        counter: u16,
+    ) -> Result<counter::Category, QueryError> {
+        use counter::Category;
+        let stored = || -> Result<Category, QueryError> {
+            let d = self.probe_distance(pos, move_limit)?;
+            Ok(Category::of(plain, d, move_limit, counter))
+        };
+        if plain == Value::Draw || pos.mover_below_minimum() {
+            return stored();
+        }
+        let sub = Subspace::of(pos);
+        if self
+            .open_table(Kind::Rule(move_limit), sub)?
+            .header
+            .encoding
+            != Encoding::CountsOnly
+        {
+            return stored();
+        }
+        // the plies left for the conversion, the move to the child included
+        let room = move_limit.saturating_sub(counter);
+        let mut list = Vec::new();
+        moves::generate(pos, self.variant(), &mut list);
+        list.sort_by_key(|m| m.remove.is_none());
+        let win = matches!(plain, Value::Win(_));
+        for mv in list {
+            let child = self.probe_distance(&moves::apply(pos, mv), move_limit)?;
+            let child = match mv.remove {
+                Some(_) => counter::after_removal(child),
+                None => child,
+            };
+            match (win, child) {
+                (true, Value::Loss(d)) if u32::from(d) < u32::from(room) => {
+                    return Ok(Category::Win);
+                }
+                (false, Value::Win(d)) if u32::from(d) < u32::from(room) => {}
+                (false, _) => return Ok(Category::BlessedLoss),
+                (true, _) => {}
+            }
+        }
+        Ok(if win {
+            Category::CursedWin
+        } else {
+            Category::Loss
+        })
+    }
 }

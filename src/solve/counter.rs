@@ -86,6 +86,16 @@ impl Category {
         }
     }
 
+    /// The category of a plain value, without the rule: a win, a draw or a
+    /// loss.
+    pub fn plain(v: Value) -> Category {
+        match v {
+            Value::Win(_) => Category::Win,
+            Value::Draw => Category::Draw,
+            Value::Loss(_) => Category::Loss,
+        }
+    }
+
     /// The category from the plain value of a position, its distance-table
     /// value (`Win(d)`/`Loss(d)` with `d` the distance, or `Draw` for none),
     /// the move limit and the counter (`0 <= counter < limit`).

@@ -7,8 +7,8 @@
 //! tables: it keeps the outcome, or it is a mistake (win to draw, draw to
 //! loss) or a blunder (win to loss).
 
-use super::{Level, PlayerError, answer_for};
-use crate::answer::policy::{Outcome, outcome_for_mover};
+use super::{Level, PlayerError, best_outcome, standings_for};
+use crate::answer::policy::Outcome;
 use crate::answer::query::Database;
 use crate::play::game::{Game, GameResult};
 use crate::rules::moves::{parse_move, record_words};
@@ -133,12 +133,11 @@ pub fn play_game(
         let ms = t.elapsed().as_secs_f64() * 1e3;
         let judgement = match db {
             Some(db) => {
-                let answer = answer_for(db, &game).map_err(|e| ArenaError(e.to_string()))?;
-                let played = (answer.moves.iter())
-                    .find(|m| m.mv == mv)
+                let standings = standings_for(db, &game).map_err(|e| ArenaError(e.to_string()))?;
+                let played = (standings.iter())
+                    .find(|s| s.mv == mv)
                     .ok_or_else(|| ArenaError(format!("{mv} is not a move of {pos}")))?;
-                let before = answer.moves.first().map(outcome_for_mover);
-                before.map(|b| Judgement::of(b, outcome_for_mover(played)))
+                best_outcome(&standings).map(|b| Judgement::of(b, played.outcome()))
             }
             None => None,
         };

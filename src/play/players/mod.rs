@@ -11,11 +11,17 @@
 //! - [`Level::Ultra`]: as perfect, but where it cannot win it chooses, among
 //!   the moves that keep its outcome, the one after which a fallible opponent
 //!   is likeliest to go wrong ([`mistake_chance`]).
+//!
+//! Both read the [`Standing`] of every move (its category, no plies), and
+//! the whole answer only where plies decide: the fastest win, the longest
+//! loss.
 
 pub mod arena;
 pub mod search;
 
-use crate::answer::policy::{Answer, Ask, EvaluatedMove, Outcome, outcome_for_mover, preference};
+use crate::answer::policy::{
+    Answer, Ask, EvaluatedMove, Outcome, Standing, counter_after, preference,
+};
 use crate::answer::query::{Database, QueryError};
 use crate::play::game::Game;
 use crate::rules::moves::{self, Move};
@@ -203,6 +209,17 @@ impl Player for Searching {
     }
 }
 
+/// What the database is asked for the game's position: under the
+/// no-removal rule at the game's counter where the database holds the tables
+/// of the game's move limit, else the plain values.
+fn ask_at(db: &Database, counter: u16, move_limit: u16) -> Ask {
+    let rule = db.move_limit() == Some(move_limit) && counter < move_limit;
+    Ask {
+        counter: rule.then_some(counter),
+        search: true,
+    }
+}
+
 /// The database's answer for the game's position: under the no-removal
 /// rule at the game's counter where the database holds the tables of the
 /// game's move limit, else the plain values.
@@ -217,25 +234,41 @@ pub(crate) fn answer_at(
     counter: u16,
     move_limit: u16,
 ) -> Result<Answer, QueryError> {
-    let rule = db.move_limit() == Some(move_limit) && counter < move_limit;
-    let ask = Ask {
-        counter: rule.then_some(counter),
-        search: true,
-    };
-    db.answer_to(pos, ask)
+    db.answer_to(pos, ask_at(db, counter, move_limit))
 }
 
-/// [`answer_for`] of a game that is not over, with at least one move;
+/// The [`Standing`] of every move of the game's position, asked as
+/// [`answer_for`] asks: its categories at a fraction of its probes.
+pub fn standings_for(db: &Database, game: &Game) -> Result<Vec<Standing>, QueryError> {
+    standings_at(db, &game.position(), game.counter(), game.move_limit())
+}
+
+/// [`standings_for`] of `pos` at `counter` in a game of `move_limit`.
+fn standings_at(
+    db: &Database,
+    pos: &Position,
+    counter: u16,
+    move_limit: u16,
+) -> Result<Vec<Standing>, QueryError> {
+    db.standings(pos, ask_at(db, counter, move_limit))
+}
+
+/// The best outcome among `standings` for the side to move (`None`: no move).
+pub fn best_outcome(standings: &[Standing]) -> Option<Outcome> {
+    standings.iter().map(Standing::outcome).min()
+}
+
+/// [`standings_for`] of a game that is not over, with at least one move;
 /// [`PlayerError::GameOver`] otherwise.
-fn answer_to_play(db: &Database, game: &Game) -> Result<Answer, PlayerError> {
+fn standings_to_play(db: &Database, game: &Game) -> Result<Vec<Standing>, PlayerError> {
     if game.result().is_some() {
         return Err(PlayerError::GameOver);
     }
-    let answer = answer_for(db, game)?;
-    if answer.moves.is_empty() {
+    let standings = standings_for(db, game)?;
+    if standings.is_empty() {
         return Err(PlayerError::GameOver);
     }
-    Ok(answer)
+    Ok(standings)
 }
 
 /// The moves of `answer` as good as its first (best) one.
@@ -260,8 +293,21 @@ impl Player for Perfect {
         "perfect"
     }
 
+    /// The moves of the best rank; where that is a drawn category (a cursed
+    /// win, a draw, a blessed loss), the categories alone decide, so the
+    /// whole answer (with the plies that order wins and losses) is read only
+    /// where the best move wins or every move loses.
     fn choose(&mut self, game: &Game) -> Result<Move, PlayerError> {
-        let answer = answer_to_play(&self.db, game)?;
+        let standings = standings_to_play(&self.db, game)?;
+        let top = standings.iter().map(Standing::rank).min().expect("a move");
+        if best_outcome(&standings) == Some(Outcome::Draw) {
+            let best: Vec<Move> = (standings.iter())
+                .filter(|s| s.rank() == top)
+                .map(|s| s.mv)
+                .collect();
+            return Ok(pick(&mut self.rng, &best));
+        }
+        let answer = answer_for(&self.db, game)?;
         Ok(pick(&mut self.rng, &best_moves(&answer)).mv)
     }
 }
@@ -291,31 +337,32 @@ impl Player for Ultra {
     }
 
     fn choose(&mut self, game: &Game) -> Result<Move, PlayerError> {
-        let answer = answer_to_play(&self.db, game)?;
-        let mine = outcome_for_mover(&answer.moves[0]);
-        if mine == Outcome::Win {
-            let best = best_moves(&answer);
-            return Ok(pick(&mut self.rng, &best).mv);
+        let standings = standings_to_play(&self.db, game)?;
+        let mine = best_outcome(&standings).expect("a move");
+        // the plies of a win (fastest first) and of a loss (longest first)
+        // come from the whole answer; a draw needs none
+        let answer = match mine {
+            Outcome::Draw => None,
+            _ => Some(answer_for(&self.db, game)?),
+        };
+        if let (Outcome::Win, Some(answer)) = (mine, &answer) {
+            return Ok(pick(&mut self.rng, &best_moves(answer)).mv);
         }
-        let keep: Vec<&EvaluatedMove> = (answer.moves.iter())
-            .filter(|m| outcome_for_mover(m) == mine)
-            .collect();
-        let mut scored: Vec<(f64, i32, Move)> = Vec::with_capacity(keep.len());
-        for m in keep {
-            let counter = if m.mv.remove.is_some() {
-                0
-            } else {
-                game.counter() + 1
-            };
+        let length = |mv: Move| {
+            let m = answer.as_ref()?.moves.iter().find(|m| m.mv == mv)?;
+            m.value.plies().map(i32::from)
+        };
+        let mut scored: Vec<(f64, i32, Move)> = Vec::with_capacity(standings.len());
+        for s in standings.iter().filter(|s| s.outcome() == mine) {
+            let counter = counter_after(s.mv, game.counter());
             let chance = if counter >= game.move_limit() {
                 0.0 // the game ends in a draw by the rule right after
             } else {
-                let replies = answer_at(&self.db, &m.position, counter, game.move_limit())?;
-                mistake_chance(&replies, game.variant())
+                let replies = standings_at(&self.db, &s.position, counter, game.move_limit())?;
+                mistake_chance(&s.position, &replies, game.variant())
             };
             // a longer loss first among equal chances (a win never comes here)
-            let length = m.value.plies().map_or(0, i32::from);
-            scored.push((chance, length, m.mv));
+            scored.push((chance, length(s.mv).unwrap_or(0), s.mv));
         }
         let top = scored
             .iter()
@@ -330,23 +377,25 @@ impl Player for Ultra {
 }
 
 /// The chance that a player who searches two plies, choosing among the
-/// replies of `replies` with a softmax of their scores, picks one that lowers
+/// `replies` of `pos` with a softmax of their scores, picks one that lowers
 /// its outcome.
-pub fn mistake_chance(replies: &Answer, variant: crate::rules::variant::Variant) -> f64 {
-    let Some(first) = replies.moves.first() else {
+pub fn mistake_chance(
+    pos: &Position,
+    replies: &[Standing],
+    variant: crate::rules::variant::Variant,
+) -> f64 {
+    let Some(best) = best_outcome(replies) else {
         return 0.0;
     };
-    let best = outcome_for_mover(first);
-    let pos = replies.position;
-    let scores: Vec<f64> = (replies.moves.iter())
-        .map(|r| f64::from(natural_score(&pos, r.mv, variant)))
+    let scores: Vec<f64> = (replies.iter())
+        .map(|r| f64::from(natural_score(pos, r.mv, variant)))
         .collect();
     let top = scores.iter().copied().fold(f64::MIN, f64::max);
     let (mut all, mut bad) = (0.0, 0.0);
-    for (r, s) in replies.moves.iter().zip(&scores) {
+    for (r, s) in replies.iter().zip(&scores) {
         let w = ((s - top) / NATURAL_T).exp();
         all += w;
-        if outcome_for_mover(r) > best {
+        if r.outcome() > best {
             bad += w;
         }
     }
