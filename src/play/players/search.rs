@@ -12,7 +12,7 @@
 //!   position already seen in the game or on the search path scores as a
 //!   draw, so that it steers into a repetition when it stands worse.
 
-use crate::rules::geometry::{Bits, MILLS};
+use crate::rules::geometry::{Bits, MILL_MASKS};
 use crate::rules::moves::{self, Move};
 use crate::rules::position::Position;
 use crate::rules::variant::{FLYING_STONES, Variant};
@@ -304,21 +304,13 @@ fn order(pos: &Position, list: &mut [Move], hint: Option<Move>) {
 
 /// Mills of `set` closed.
 fn closed_mills(set: Bits) -> i32 {
-    MILLS
-        .iter()
-        .filter(|m| m.iter().all(|&p| set & (1 << p) != 0))
-        .count() as i32
+    MILL_MASKS.iter().filter(|&&m| set & m == m).count() as i32
 }
 
 /// Lines where `set` has two stones and the third point is empty.
 fn open_twos(set: Bits, empty: Bits) -> i32 {
-    MILLS
-        .iter()
-        .filter(|m| {
-            let own = m.iter().filter(|&&p| set & (1 << p) != 0).count();
-            let free = m.iter().filter(|&&p| empty & (1 << p) != 0).count();
-            own == 2 && free == 1
-        })
+    (MILL_MASKS.iter())
+        .filter(|&&m| (set & m).count_ones() == 2 && empty & m != 0)
         .count() as i32
 }
 
@@ -370,6 +362,41 @@ pub fn evaluate(pos: &Position, variant: Variant, eval: Eval) -> i32 {
                     + 6 * (open_twos(me, empty) - open_twos(them, empty))
                     + 8 * (mobility(me, empty) - mobility(them, empty))
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::geometry::MILLS;
+    use rand::rngs::StdRng;
+    use rand::{Rng, SeedableRng};
+
+    /// The mill counts of the evaluation against a count point by point,
+    /// on random boards.
+    #[test]
+    fn lines_are_counted_as_point_by_point() {
+        let has = |set: Bits, p: u8| set & (1 << p) != 0;
+        let mut rng = StdRng::seed_from_u64(5);
+        for _ in 0..20_000 {
+            let (mut me, mut them) = (0 as Bits, 0 as Bits);
+            for p in 0..24 {
+                match rng.random_range(0..3) {
+                    0 => me |= 1 << p,
+                    1 => them |= 1 << p,
+                    _ => {}
+                }
+            }
+            let empty = !(me | them) & ((1 << 24) - 1);
+            let closed = MILLS.iter().filter(|m| m.iter().all(|&p| has(me, p)));
+            assert_eq!(closed_mills(me), closed.count() as i32);
+            let twos = MILLS.iter().filter(|m| {
+                let own = m.iter().filter(|&&p| has(me, p)).count();
+                let free = m.iter().filter(|&&p| has(empty, p)).count();
+                own == 2 && free == 1
+            });
+            assert_eq!(open_twos(me, empty), twos.count() as i32);
         }
     }
 }
