@@ -94,7 +94,11 @@ impl Standing {
 /// The counter after `mv` is played at `counter`: 0 after a removal, one
 /// more otherwise.
 pub fn counter_after(mv: Move, counter: u16) -> u16 {
-    if mv.remove.is_some() { 0 } else { counter + 1 }
+    if mv.remove.is_some() {
+        0
+    } else {
+        counter.saturating_add(1)
+    }
 }
 
 /// Where an answer's values come from.
