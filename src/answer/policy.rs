@@ -430,11 +430,14 @@ impl OpeningSearch<'_> {
 pub fn preference(m: &EvaluatedMove) -> (u8, i32) {
     match m.rule {
         Some(_) => rule_order(m),
-        None => match m.value {
-            Value::Loss(n) => (0, n as i32),
-            Value::Draw => (2, 0),
-            Value::Win(n) => (4, -(n as i32)),
-        },
+        None => {
+            let plies = match m.value {
+                Value::Loss(n) => n as i32,
+                Value::Draw => 0,
+                Value::Win(n) => -(n as i32),
+            };
+            (Standing::of(m).rank(), plies)
+        }
     }
 }
 

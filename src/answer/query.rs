@@ -28,7 +28,7 @@ use crate::index::{Index, Indexer, RecentContexts, Subspace};
 use crate::rules::moves;
 use crate::rules::position::Position;
 use crate::rules::variant::{STONES_PER_SIDE, Variant};
-use crate::solve::children::distance_from_children;
+use crate::solve::children::{distance_from_children, rule_child};
 use crate::solve::counter;
 use crate::solve::known::{Kind, prefetch};
 use crate::solve::value::{Cell, Value};
@@ -747,16 +747,10 @@ impl Database {
         list.sort_by_key(|m| m.remove.is_none());
         let win = matches!(plain, Value::Win(_));
         for mv in list {
-            let child = self.probe_distance(&moves::apply(pos, mv), move_limit)?;
-            let child = match mv.remove {
-                Some(_) => counter::after_removal(child),
-                None => child,
-            };
+            let child = rule_child(self.probe_distance(&moves::apply(pos, mv), move_limit)?, mv);
             match (win, child) {
-                (true, Value::Loss(d)) if u32::from(d) < u32::from(room) => {
-                    return Ok(Category::Win);
-                }
-                (false, Value::Win(d)) if u32::from(d) < u32::from(room) => {}
+                (true, Value::Loss(d)) if d < room => return Ok(Category::Win),
+                (false, Value::Win(d)) if d < room => {}
                 (false, _) => return Ok(Category::BlessedLoss),
                 (true, _) => {}
             }

@@ -33,7 +33,7 @@ pub fn distance_from_children<E>(
 
 /// The distance-table value `v` of the child reached by `mv`, as its parent
 /// counts it: after a removing move the counter starts again.
-fn rule_child(v: Value, mv: Move) -> Value {
+pub(crate) fn rule_child(v: Value, mv: Move) -> Value {
     match mv.remove {
         Some(_) => counter::after_removal(v),
         None => v,

@@ -350,8 +350,8 @@ pub fn evaluate(pos: &Position, variant: Variant, eval: Eval) -> i32 {
                 return stones;
             }
             if pos.mover_hand > 0 || pos.opponent_hand > 0 {
-                // placement: own lines, and above all the opponent's blocked;
-                // the room to move that the movement phase will need
+                // placement: open twos, own and the opponent's alike, and the
+                // room to move that the movement phase will need
                 stones
                     + 25 * mills
                     + 10 * (open_twos(me, empty) - open_twos(them, empty))
