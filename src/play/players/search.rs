@@ -117,6 +117,22 @@ struct Entry {
 /// Entries kept in the transposition table at most (it is cleared beyond).
 const TABLE_ENTRIES: usize = 1 << 20;
 
+/// A position packed into one word, the transposition table's key: a
+/// single integer hashes and compares faster than the struct's fields.
+fn key(pos: &Position) -> u64 {
+    u64::from(pos.mover)
+        | u64::from(pos.opponent) << 24
+        | u64::from(pos.mover_hand) << 48
+        | u64::from(pos.opponent_hand) << 52
+        | (pos.side as u64) << 56
+}
+
+/// Whether `pos` can have been seen before in its game: a position with
+/// stones in hand cannot, as the stones in hand only decrease.
+fn can_repeat(pos: &Position) -> bool {
+    pos.mover_hand == 0 && pos.opponent_hand == 0
+}
+
 /// One search of one position.
 struct Searcher<'a> {
     variant: Variant,
@@ -124,7 +140,11 @@ struct Searcher<'a> {
     /// Positions of the game so far (repetitions).
     seen: &'a FxHashSet<Position>,
     path: Vec<Position>,
-    table: FxHashMap<Position, Entry>,
+    table: FxHashMap<u64, Entry>,
+    /// One move list per ply of the path, reused from node to node.
+    lists: Vec<Vec<Move>>,
+    /// Room for `order`.
+    spare: Vec<Move>,
     nodes: u64,
     /// Set when the budget ran out within an iteration: its result is void.
     out_of_budget: bool,
@@ -144,10 +164,12 @@ pub fn search(
         seen,
         path: vec![],
         table: FxHashMap::default(),
+        lists: vec![],
+        spare: vec![],
         nodes: 0,
         out_of_budget: false,
     };
-    let moves = ordered(pos, variant, None);
+    let moves = ordered(pos, variant);
     let mut found = Found {
         best: moves.clone(),
         score: 0,
@@ -227,7 +249,10 @@ impl Searcher<'_> {
         if pos.mover_below_minimum() {
             return -WIN + ply;
         }
-        if self.config.repetitions && (self.seen.contains(pos) || self.path.contains(pos)) {
+        if self.config.repetitions
+            && can_repeat(pos)
+            && (self.seen.contains(pos) || self.path.contains(pos))
+        {
             return 0;
         }
         if depth == 0 {
@@ -237,29 +262,34 @@ impl Searcher<'_> {
             }
             return evaluate(pos, self.variant, self.config.eval);
         }
-        let mut list = Vec::with_capacity(48);
+        let level = ply as usize;
+        if self.lists.len() <= level {
+            self.lists.resize_with(level + 1, || Vec::with_capacity(64));
+        }
+        let mut list = std::mem::take(&mut self.lists[level]);
+        list.clear();
         moves::generate(pos, self.variant, &mut list);
         if list.is_empty() {
+            self.lists[level] = list;
             return -WIN + ply;
         }
         // the table orders the moves (its best move first); its scores cut
         // nothing, as a score found through a repetition, or a win counted
         // from another root, holds on one path only
         let hint = if self.config.table {
-            self.table.get(pos).and_then(|e| e.best)
+            self.table.get(&key(pos)).and_then(|e| e.best)
         } else {
             None
         };
-        order(pos, &mut list, hint);
+        order(&mut list, hint, &mut self.spare);
         let mut best = -WIN - 1;
         let mut best_move = None;
         self.path.push(*pos);
-        for mv in list {
+        for &mv in &list {
             let child = moves::apply(pos, mv);
             let score = -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1);
             if self.out_of_budget {
-                self.path.pop();
-                return 0;
+                break;
             }
             if score > best {
                 best = score;
@@ -271,47 +301,84 @@ impl Searcher<'_> {
             }
         }
         self.path.pop();
+        self.lists[level] = list;
+        if self.out_of_budget {
+            return 0;
+        }
         if self.config.table {
             if self.table.len() >= TABLE_ENTRIES {
                 self.table.clear();
             }
-            self.table.insert(*pos, Entry { best: best_move });
+            self.table.insert(key(pos), Entry { best: best_move });
         }
         best
     }
 }
 
 /// The legal moves of `pos`, the likeliest best first.
-fn ordered(pos: &Position, variant: Variant, hint: Option<Move>) -> Vec<Move> {
+fn ordered(pos: &Position, variant: Variant) -> Vec<Move> {
     let mut list = moves::legal_moves(pos, variant);
-    order(pos, &mut list, hint);
+    order(&mut list, None, &mut Vec::new());
     list
 }
 
-/// Orders `list`: the hint first, then removals, then the rest (stable).
-fn order(pos: &Position, list: &mut [Move], hint: Option<Move>) {
-    let _ = pos;
-    list.sort_by_key(|m| {
-        if Some(*m) == hint {
-            0
-        } else if m.remove.is_some() {
-            1
-        } else {
-            2
+/// Orders `list`: the hint first, then removals, then the rest, each group
+/// in the order it had (a stable partition; `spare` holds the rest meanwhile).
+fn order(list: &mut Vec<Move>, hint: Option<Move>, spare: &mut Vec<Move>) {
+    if !list.iter().any(|m| m.remove.is_some()) {
+        // no removal (most positions): only the hint moves
+        if let Some(i) = hint.and_then(|h| list.iter().position(|&m| m == h)) {
+            list[..=i].rotate_right(1);
         }
-    });
+        return;
+    }
+    spare.clear();
+    let mut kept = 0;
+    let mut hinted = None;
+    for i in 0..list.len() {
+        let m = list[i];
+        if Some(m) == hint {
+            hinted = Some(m);
+        } else if m.remove.is_some() {
+            list[kept] = m;
+            kept += 1;
+        } else {
+            spare.push(m);
+        }
+    }
+    list.truncate(kept);
+    if let Some(h) = hinted {
+        list.insert(0, h);
+    }
+    list.extend_from_slice(spare);
 }
 
-/// Mills of `set` closed.
-fn closed_mills(set: Bits) -> i32 {
-    MILL_MASKS.iter().filter(|&&m| set & m == m).count() as i32
+/// What the lines of the board hold for each side (the mover first).
+#[derive(Debug, PartialEq, Eq)]
+struct Lines {
+    /// Mills closed.
+    mills: [i32; 2],
+    /// Open twos: lines with two of the side's stones and the third point
+    /// empty.
+    twos: [i32; 2],
 }
 
-/// Lines where `set` has two stones and the third point is empty.
-fn open_twos(set: Bits, empty: Bits) -> i32 {
-    (MILL_MASKS.iter())
-        .filter(|&&m| (set & m).count_ones() == 2 && empty & m != 0)
-        .count() as i32
+/// The lines of `me` and `them`, counted in one pass over the mill masks.
+fn lines(me: Bits, them: Bits) -> Lines {
+    let mut l = Lines {
+        mills: [0; 2],
+        twos: [0; 2],
+    };
+    for &m in &MILL_MASKS {
+        let (a, b) = ((me & m).count_ones(), (them & m).count_ones());
+        l.mills[0] += i32::from(a == 3);
+        l.mills[1] += i32::from(b == 3);
+        // a line of three points with two of one side is open when the
+        // other side has none on it
+        l.twos[0] += i32::from(a == 2 && b == 0);
+        l.twos[1] += i32::from(b == 2 && a == 0);
+    }
+    l
 }
 
 /// Slides of `set` to an empty neighbour.
@@ -331,14 +398,13 @@ pub fn evaluate(pos: &Position, variant: Variant, eval: Eval) -> i32 {
     let (me, them) = (pos.mover, pos.opponent);
     let empty = !(me | them) & ((1 << 24) - 1);
     let stones = (pos.mover_total() as i32 - pos.opponent_total() as i32) * STONE;
-    let mills = closed_mills(me) - closed_mills(them);
+    let l = lines(me, them);
+    let mills = l.mills[0] - l.mills[1];
+    let twos = l.twos[0] - l.twos[1];
     match eval {
         Eval::Simple => stones + 30 * mills,
         Eval::Hard => {
-            stones
-                + 30 * mills
-                + 10 * (open_twos(me, empty) - open_twos(them, empty))
-                + 3 * (mobility(me, empty) - mobility(them, empty))
+            stones + 30 * mills + 10 * twos + 3 * (mobility(me, empty) - mobility(them, empty))
         }
         Eval::Expert => {
             let flying =
@@ -349,18 +415,13 @@ pub fn evaluate(pos: &Position, variant: Variant, eval: Eval) -> i32 {
                 // the flying endgame: the stones are all that counts
                 return stones;
             }
+            let mobility = mobility(me, empty) - mobility(them, empty);
             if pos.mover_hand > 0 || pos.opponent_hand > 0 {
                 // placement: open twos, own and the opponent's alike, and the
                 // room to move that the movement phase will need
-                stones
-                    + 25 * mills
-                    + 10 * (open_twos(me, empty) - open_twos(them, empty))
-                    + 4 * (mobility(me, empty) - mobility(them, empty))
+                stones + 25 * mills + 10 * twos + 4 * mobility
             } else {
-                stones
-                    + 25 * mills
-                    + 6 * (open_twos(me, empty) - open_twos(them, empty))
-                    + 8 * (mobility(me, empty) - mobility(them, empty))
+                stones + 25 * mills + 6 * twos + 8 * mobility
             }
         }
     }
@@ -389,14 +450,21 @@ mod tests {
                 }
             }
             let empty = !(me | them) & ((1 << 24) - 1);
-            let closed = MILLS.iter().filter(|m| m.iter().all(|&p| has(me, p)));
-            assert_eq!(closed_mills(me), closed.count() as i32);
-            let twos = MILLS.iter().filter(|m| {
-                let own = m.iter().filter(|&&p| has(me, p)).count();
-                let free = m.iter().filter(|&&p| has(empty, p)).count();
-                own == 2 && free == 1
-            });
-            assert_eq!(open_twos(me, empty), twos.count() as i32);
+            let count = |set: Bits| {
+                let closed = MILLS.iter().filter(|m| m.iter().all(|&p| has(set, p)));
+                let twos = MILLS.iter().filter(|m| {
+                    let own = m.iter().filter(|&&p| has(set, p)).count();
+                    let free = m.iter().filter(|&&p| has(empty, p)).count();
+                    own == 2 && free == 1
+                });
+                (closed.count() as i32, twos.count() as i32)
+            };
+            let ((m0, t0), (m1, t1)) = (count(me), count(them));
+            let expected = Lines {
+                mills: [m0, m1],
+                twos: [t0, t1],
+            };
+            assert_eq!(lines(me, them), expected);
         }
     }
 }
