@@ -8,7 +8,7 @@
 
 use crate::answer::opening::{OpeningSearch, Precision};
 use crate::answer::query::{Database, QueryError};
-use crate::rules::moves::{self, Ending, Move};
+use crate::rules::moves::{self, Ending, Move, counter_after};
 use crate::rules::position::Position;
 use crate::rules::variant::Variant;
 use crate::solve::counter::Category;
@@ -88,16 +88,6 @@ impl Standing {
             Category::CursedWin => 3,
             Category::Win => 4,
         }
-    }
-}
-
-/// The counter after `mv` is played at `counter`: 0 after a removal, one
-/// more otherwise.
-pub fn counter_after(mv: Move, counter: u16) -> u16 {
-    if mv.remove.is_some() {
-        0
-    } else {
-        counter.saturating_add(1)
     }
 }
 
@@ -661,11 +651,7 @@ fn line_with(
             value: current.value,
             rule: current.rule,
         });
-        c = if best.mv.remove.is_some() {
-            0
-        } else {
-            c.saturating_add(1)
-        };
+        c = counter_after(best.mv, c);
         if best.position.mover_below_minimum() {
             let p = best.position;
             let (loser, stones) = (p.side, p.mover_total());

@@ -180,11 +180,7 @@ impl Game {
             return Err(fail(reason));
         }
         let after = moves::apply(&pos, mv);
-        let counter = if mv.remove.is_some() {
-            0
-        } else {
-            self.counter() + 1
-        };
+        let counter = moves::counter_after(mv, self.counter());
         self.moves.push(mv);
         self.positions.push(after);
         self.counters.push(counter);

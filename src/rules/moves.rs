@@ -168,6 +168,16 @@ pub fn legal_moves(pos: &Position, variant: Variant) -> Vec<Move> {
     v
 }
 
+/// The counter of plies since the last removal after `mv` is played at
+/// `counter`: 0 after a removal, one more otherwise.
+pub fn counter_after(mv: Move, counter: u16) -> u16 {
+    if mv.remove.is_some() {
+        0
+    } else {
+        counter.saturating_add(1)
+    }
+}
+
 /// The position after `mv`, which must be legal in `pos`.
 #[inline]
 pub fn apply(pos: &Position, mv: Move) -> Position {

@@ -19,12 +19,10 @@
 pub mod arena;
 pub mod search;
 
-use crate::answer::policy::{
-    Answer, Ask, EvaluatedMove, Outcome, Standing, counter_after, preference,
-};
+use crate::answer::policy::{Answer, Ask, EvaluatedMove, Outcome, Standing, preference};
 use crate::answer::query::{Database, QueryError};
 use crate::play::game::Game;
-use crate::rules::moves::{self, Move};
+use crate::rules::moves::{self, Move, counter_after};
 use crate::rules::position::Position;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};

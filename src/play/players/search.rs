@@ -12,7 +12,7 @@
 //!   position already seen in the game or on the search path scores as a
 //!   draw, so that it steers into a repetition when it stands worse.
 
-use crate::rules::geometry::{Bits, MILL_MASKS};
+use crate::rules::geometry::{ALL, Bits, MILL_MASKS};
 use crate::rules::moves::{self, Move};
 use crate::rules::position::Position;
 use crate::rules::variant::{FLYING_STONES, Variant};
@@ -125,12 +125,6 @@ fn key(pos: &Position) -> u64 {
         | u64::from(pos.mover_hand) << 48
         | u64::from(pos.opponent_hand) << 52
         | (pos.side as u64) << 56
-}
-
-/// Whether `pos` can have been seen before in its game: a position with
-/// stones in hand cannot, as the stones in hand only decrease.
-fn can_repeat(pos: &Position) -> bool {
-    pos.mover_hand == 0 && pos.opponent_hand == 0
 }
 
 /// One search of one position.
@@ -250,7 +244,9 @@ impl Searcher<'_> {
             return -WIN + ply;
         }
         if self.config.repetitions
-            && can_repeat(pos)
+            // a position with stones in hand cannot have been seen before:
+            // the stones in hand only decrease
+            && pos.is_movement_phase()
             && (self.seen.contains(pos) || self.path.contains(pos))
         {
             return 0;
@@ -396,7 +392,7 @@ fn mobility(set: Bits, empty: Bits) -> i32 {
 /// The static score of `pos` for its side to move (positive: better).
 pub fn evaluate(pos: &Position, variant: Variant, eval: Eval) -> i32 {
     let (me, them) = (pos.mover, pos.opponent);
-    let empty = !(me | them) & ((1 << 24) - 1);
+    let empty = ALL & !(me | them);
     let stones = (pos.mover_total() as i32 - pos.opponent_total() as i32) * STONE;
     let l = lines(me, them);
     let mills = l.mills[0] - l.mills[1];
@@ -415,13 +411,13 @@ pub fn evaluate(pos: &Position, variant: Variant, eval: Eval) -> i32 {
                 // the flying endgame: the stones are all that counts
                 return stones;
             }
-            let mobility = mobility(me, empty) - mobility(them, empty);
-            if pos.mover_hand > 0 || pos.opponent_hand > 0 {
+            let room = mobility(me, empty) - mobility(them, empty);
+            if pos.is_movement_phase() {
+                stones + 25 * mills + 6 * twos + 8 * room
+            } else {
                 // placement: open twos, own and the opponent's alike, and the
                 // room to move that the movement phase will need
-                stones + 25 * mills + 10 * twos + 4 * mobility
-            } else {
-                stones + 25 * mills + 6 * twos + 8 * mobility
+                stones + 25 * mills + 10 * twos + 4 * room
             }
         }
     }
@@ -449,7 +445,7 @@ mod tests {
                     _ => {}
                 }
             }
-            let empty = !(me | them) & ((1 << 24) - 1);
+            let empty = ALL & !(me | them);
             let count = |set: Bits| {
                 let closed = MILLS.iter().filter(|m| m.iter().all(|&p| has(set, p)));
                 let twos = MILLS.iter().filter(|m| {
