@@ -4,9 +4,11 @@
 //! whose file does not (4-5: plies by one ply of search) and three placement
 //! sectors (4-4/1-0, whose moves lead into the movement phase, 2-2/3-2, and
 //! 3-3/1-1 with White to move, whose file stores no plies); the
-//! search of the reduced placement game `w 4 4`; and `millbase query` as a new
+//! search of the reduced placement game `w 4 4`; probes that decode their
+//! block each time (5-4, 4-4/1-0); and `millbase query` as a new
 //! process. With `MILLBASE_BENCH_DB=DIR` (a complete database) also probes and
-//! move lists in 9-8, 8-9 and the largest placement sectors, and what they
+//! move lists in 9-8, 8-9 and the largest placement sectors (9-8 and 8-8/1-0
+//! also decoding their block each time), and what they
 //! would cost in a layout that stores fewer values.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
@@ -93,6 +95,28 @@ fn probes_and_moves(
     group.finish();
 }
 
+/// Probes of `probes` positions spread over `sub` through a cache of one
+/// block, so that nearly every probe reads and decodes its block (from the
+/// page cache: the files are read before).
+fn probes_cold(c: &mut Criterion, dir: &std::path::Path, sub: Subspace, probes: u64) {
+    let db = Database::open(dir).unwrap().with_cache_blocks(1);
+    let positions = Indexer::new().spread(sub, probes);
+    for p in &positions {
+        db.probe(p).unwrap();
+    }
+    let mut group = c.benchmark_group("query");
+    group.throughput(Throughput::Elements(positions.len() as u64));
+    group.bench_function(format!("probe, block decoded ({sub})"), |b| {
+        b.iter(|| {
+            positions
+                .iter()
+                .filter(|p| db.probe(black_box(p)).unwrap().plies().is_some())
+                .count()
+        })
+    });
+    group.finish();
+}
+
 /// What the smallest placement layout within 2.5 GB would cost (docs/RESULTS.md,
 /// Open targets): no plies stored in the `1-0` sectors and no values in the
 /// White-to-move sectors, each then found by a search over the children. The
@@ -153,6 +177,9 @@ fn query(c: &mut Criterion) {
             // 100 move lists exceed the cache
             probes_and_moves(c, &db, sub, 500, 20);
         }
+        for sub in [Subspace::movement(9, 8), sector(8, 8, 1, 0)] {
+            probes_cold(c, std::path::Path::new(&full), sub, 200);
+        }
     }
     let dir = bench_db();
     let db = Database::open(&dir).unwrap();
@@ -165,6 +192,9 @@ fn query(c: &mut Criterion) {
         sector(3, 3, 1, 1),
     ] {
         probes_and_moves(c, &db, sub, 2000, 100);
+    }
+    for sub in [Subspace::movement(5, 4), sector(4, 4, 1, 0)] {
+        probes_cold(c, &dir, sub, 200);
     }
     let positions = ix.spread(Subspace::movement(5, 4), 2000);
 
