@@ -80,7 +80,8 @@ pub enum Level {
     Simple,
     /// 6 plies, open twos and mobility.
     Hard,
-    /// Up to 16 plies within a node budget, by phase, aware of repetitions.
+    /// Up to 16 plies (6 while stones are in hand) within a node budget, by
+    /// phase, aware of repetitions.
     Expert,
     /// The database's best move, at random among equals.
     Perfect,

@@ -4,11 +4,11 @@
 //! - `simple`: 2 plies; stones and closed mills.
 //! - `hard`: 6 plies; adds open twos (two own stones on a line whose third
 //!   point is empty) and mobility, one evaluation for every phase.
-//! - `expert`: iterative deepening up to 16 plies, two at a time, within a
-//!   node budget (not a clock, so that a seed replays the same game), a
-//!   transposition table, an evaluation by phase (placement: open twos,
-//!   blocking the opponent's, and mobility; movement: mobility; flying: the
-//!   bare stone count), and repetitions: a
+//! - `expert`: iterative deepening up to 16 plies (6 while stones are in
+//!   hand), two at a time, within a node budget (not a clock, so that a
+//!   seed replays the same game), a transposition table, an evaluation by
+//!   phase (placement: open twos, blocking the opponent's, and mobility;
+//!   movement: mobility; flying: the bare stone count), and repetitions: a
 //!   position already seen in the game or on the search path scores as a
 //!   draw, so that it steers into a repetition when it stands worse.
 
@@ -40,6 +40,8 @@ pub enum Eval {
 pub struct Config {
     /// The deepest search, in plies.
     pub depth: u32,
+    /// The deepest search from a position with stones in hand.
+    pub placement_depth: u32,
     /// Deepen one ply at a time from 1 (else search `depth` at once).
     pub iterative: bool,
     /// Deepen two plies at a time from 2 instead: every completed search
@@ -61,6 +63,7 @@ impl Config {
     /// `simple`: 2 plies, stones and mills.
     pub const SIMPLE: Config = Config {
         depth: 2,
+        placement_depth: 2,
         iterative: false,
         even_depths: false,
         node_budget: 0,
@@ -74,6 +77,7 @@ impl Config {
     /// stop at a shallower depth.
     pub const HARD: Config = Config {
         depth: 6,
+        placement_depth: 6,
         iterative: true,
         even_depths: false,
         node_budget: 2_400_000,
@@ -83,9 +87,13 @@ impl Config {
     };
     /// `expert`: up to 16 plies, two at a time, within 3 M nodes (0.55 s
     /// at the slowest 5.5 M nodes a second seen on one core of an AMD
-    /// EPYC, Zen 3, in the complete game; 0.7 s is the target).
+    /// EPYC, Zen 3, in the complete game; 0.7 s is the target). While
+    /// stones are in hand 6 plies at most: searched deeper, its placements
+    /// turned more draws into losses against `hard` (docs/RESULTS.md,
+    /// Players).
     pub const EXPERT: Config = Config {
         depth: 16,
+        placement_depth: 6,
         iterative: true,
         even_depths: true,
         node_budget: 3_000_000,
@@ -170,11 +178,16 @@ pub fn search(
         depth: 0,
         nodes: 0,
     };
+    let deepest = if pos.is_movement_phase() {
+        config.depth
+    } else {
+        config.depth.min(config.placement_depth)
+    };
     let depths: Vec<u32> = if config.iterative {
         let step = if config.even_depths { 2 } else { 1 };
-        (step..=config.depth).step_by(step as usize).collect()
+        (step..=deepest).step_by(step as usize).collect()
     } else {
-        vec![config.depth]
+        vec![deepest]
     };
     let mut order = moves;
     for depth in depths {
@@ -429,6 +442,24 @@ mod tests {
     use crate::rules::geometry::MILLS;
     use rand::rngs::StdRng;
     use rand::{Rng, SeedableRng};
+
+    /// With stones in hand `expert` stops at 6 plies, where its budget would
+    /// take it deeper.
+    #[test]
+    fn placement_depth_caps_the_search() {
+        use crate::rules::position::Color;
+        // the last placement of each side, 8 points empty
+        let (white, black) = (0x5555 as Bits, 0xAAAA as Bits);
+        let pos = Position::from_colors(white, black, (1, 1), Color::White);
+        let seen = FxHashSet::default();
+        let capped = search(&pos, Variant::default(), Config::EXPERT, &seen);
+        assert_eq!(capped.depth, 6);
+        let deeper = Config {
+            placement_depth: 16,
+            ..Config::EXPERT
+        };
+        assert!(search(&pos, Variant::default(), deeper, &seen).depth > 6);
+    }
 
     /// The mill counts of the evaluation against a count point by point,
     /// on random boards.
