@@ -73,12 +73,7 @@ fn probes_and_moves(
     let mut group = c.benchmark_group("query");
     group.throughput(Throughput::Elements(positions.len() as u64));
     group.bench_function(format!("probe warm ({sub})"), |b| {
-        b.iter(|| {
-            positions
-                .iter()
-                .filter(|p| db.probe(black_box(p)).unwrap().plies().is_some())
-                .count()
-        })
+        b.iter(|| probe_all(db, &positions))
     });
     let few = &positions[..move_lists];
     for p in few {
@@ -95,6 +90,14 @@ fn probes_and_moves(
     group.finish();
 }
 
+/// Probes every position of `positions`: how many have plies.
+fn probe_all(db: &Database, positions: &[Position]) -> usize {
+    positions
+        .iter()
+        .filter(|p| db.probe(black_box(p)).unwrap().plies().is_some())
+        .count()
+}
+
 /// Probes of `probes` positions spread over `sub` through a cache of one
 /// block, so that nearly every probe reads and decodes its block (from the
 /// page cache: the files are read before).
@@ -107,12 +110,7 @@ fn probes_cold(c: &mut Criterion, dir: &std::path::Path, sub: Subspace, probes: 
     let mut group = c.benchmark_group("query");
     group.throughput(Throughput::Elements(positions.len() as u64));
     group.bench_function(format!("probe, block decoded ({sub})"), |b| {
-        b.iter(|| {
-            positions
-                .iter()
-                .filter(|p| db.probe(black_box(p)).unwrap().plies().is_some())
-                .count()
-        })
+        b.iter(|| probe_all(&db, &positions))
     });
     group.finish();
 }
