@@ -67,9 +67,7 @@ fn probes_and_moves(
 ) {
     let ix = Indexer::new();
     let positions = ix.spread(sub, probes);
-    for p in &positions {
-        db.probe(p).unwrap();
-    }
+    probe_all(db, &positions); // warm
     let mut group = c.benchmark_group("query");
     group.throughput(Throughput::Elements(positions.len() as u64));
     group.bench_function(format!("probe warm ({sub})"), |b| {
@@ -104,9 +102,7 @@ fn probe_all(db: &Database, positions: &[Position]) -> usize {
 fn probes_cold(c: &mut Criterion, dir: &std::path::Path, sub: Subspace, probes: u64) {
     let db = Database::open(dir).unwrap().with_cache_blocks(1);
     let positions = Indexer::new().spread(sub, probes);
-    for p in &positions {
-        db.probe(p).unwrap();
-    }
+    probe_all(&db, &positions); // the files into the page cache
     let mut group = c.benchmark_group("query");
     group.throughput(Throughput::Elements(positions.len() as u64));
     group.bench_function(format!("probe, block decoded ({sub})"), |b| {
