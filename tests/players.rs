@@ -217,6 +217,20 @@ fn never_lowers(level: Level, db: &Arc<Database>, stones: u8, games: u64) {
     }
 }
 
+/// A database player builds the indexer's tables when it is made, for
+/// every stone count of the database and no more, so no move pays for them.
+#[test]
+fn a_database_player_builds_the_index_tables_when_made() {
+    let (_dir, db) = database(4, false);
+    let built = |db: &Database| (0..=9).filter(|&k| db.indexer().has_table(k)).count();
+    assert_eq!(built(&db), 0, "opening builds no table");
+    for level in [Level::Perfect, Level::Ultra] {
+        level.player(1, Some(db.clone())).unwrap();
+        assert!((0..=4).all(|k| db.indexer().has_table(k)), "{level}");
+        assert_eq!(built(&db), 5, "{level}: only the 4-stone database's sizes");
+    }
+}
+
 #[test]
 fn perfect_and_ultra_never_lower_their_outcome_in_the_4_stone_game() {
     let (_dir, db) = database(4, true);

@@ -41,7 +41,7 @@ use std::fmt;
 use std::path::Path;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicPtr, AtomicU32, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 /// Why a query could not be answered.
@@ -204,6 +204,8 @@ pub struct Database {
     opened_at: Instant,
     /// Files found damaged, by path, with what is wrong.
     damaged: Mutex<BTreeMap<PathBuf, String>>,
+    /// Set once [`Database::prepare`] has built the indexer's tables.
+    prepared: OnceLock<()>,
 }
 
 impl Database {
@@ -245,6 +247,7 @@ impl Database {
             next_id: AtomicU32::new(0),
             opened_at: Instant::now(),
             damaged: Mutex::new(BTreeMap::new()),
+            prepared: OnceLock::new(),
             dir,
         })
     }
@@ -254,6 +257,26 @@ impl Database {
     pub fn with_cache_blocks(self, blocks: usize) -> Database {
         *lock(&self.cache) = block_cache(blocks.max(1));
         self
+    }
+
+    /// Builds the indexer's tables for every stone count of the database's
+    /// files now (up to about 0.2 s for the complete game), so that no probe
+    /// builds one on the way: a one-off query needs only a few and builds
+    /// them as it goes, a player or a server that answers many calls this
+    /// once at start. Later calls do nothing.
+    pub fn prepare(&self) {
+        self.prepared.get_or_init(|| {
+            let most = (self.dir.present().iter())
+                .map(|s| s.mover.max(s.opponent))
+                .max()
+                .unwrap_or(0);
+            self.ix.build_tables(most);
+        });
+    }
+
+    /// The indexer that ranks positions into the database's tables.
+    pub fn indexer(&self) -> &Indexer {
+        &self.ix
     }
 
     /// The database directory.

@@ -38,6 +38,8 @@ pub fn run(a: ServeArgs, out: &mut impl Write) -> Result<(), Failure> {
         return Err(Failure::input("--max-connections 0: give at least 1"));
     }
     let db = a.limit.open(&a.db.db)?;
+    // the indexer's tables before the first request, not inside it
+    db.prepare();
     // the connection cap, not the file limit, bounds the connections
     let files = listen::raise_open_file_limit();
     let limits = listen::Limits {

@@ -128,12 +128,15 @@ impl Level {
     pub fn player(self, seed: u64, db: Option<Arc<Database>>) -> Result<Box<dyn Player>, String> {
         let rng = StdRng::seed_from_u64(seed);
         let db = || {
-            db.clone().ok_or_else(|| {
+            let db = db.clone().ok_or_else(|| {
                 format!(
                     "the {} player reads the database: give --db DIR (millbase generate builds one)",
                     self.name()
                 )
-            })
+            })?;
+            // the indexer's tables now, not inside a move
+            db.prepare();
+            Ok::<_, String>(db)
         };
         Ok(match self {
             Level::Random => Box::new(RandomPlayer { rng }),
