@@ -295,8 +295,9 @@ impl Database {
     /// categories of [`Database::answer_to`]'s moves, in the order of the
     /// legal moves, read without the plies and distances that change no
     /// category. A move to a draw takes one probe of the win/draw/loss
-    /// stream; a move to a win or loss under the rule also its distance;
-    /// nothing takes the one-ply search that recovers plies where a file
+    /// stream; a move to a win or loss under the rule also its distance,
+    /// unless the file's plies of the win end the game before the rule's
+    /// limit (then the rule cannot change it); nothing takes the one-ply search that recovers plies where a file
     /// stores none. Where a placement sector is missing and `ask.search`
     /// allows it, the categories come from [`Database::answer_to`]'s search.
     pub fn standings(&self, pos: &Position, ask: Ask) -> Result<Vec<Standing>, QueryError> {
@@ -325,7 +326,7 @@ impl Database {
         let variant = self.variant();
         let standing = |mv: Move| {
             let after = moves::apply(pos, mv);
-            let plain = self.probe_outcome(&after)?;
+            let (plain, plies_known) = self.probe_outcome_and_plies(&after)?;
             let category = match rule {
                 None => Category::plain(plain),
                 Some((limit, counter)) => {
@@ -339,6 +340,12 @@ impl Database {
                         }
                     } else if plain == Value::Draw {
                         Category::Draw // whatever the distance
+                    } else if plies_known && ends_within(plain, limit - c) {
+                        // the winner's fastest way ends the game within the
+                        // plies the rule leaves, so no stretch without a
+                        // removal reaches the limit: the rule keeps the win
+                        // (and the loss) whatever the distance
+                        Category::plain(plain)
                     } else {
                         self.rule_category(&after, plain, limit, c)?
                     }
@@ -406,6 +413,12 @@ impl OpeningSearch<'_> {
             result: moves::ending(pos, variant),
         })
     }
+}
+
+/// Whether the win or loss `v` (with its true plies) ends the game within
+/// `room` plies.
+fn ends_within(v: Value, room: u16) -> bool {
+    v.plies().is_some_and(|p| p <= room)
 }
 
 /// The sort key of a move under the rule, from its child's standing: the

@@ -571,13 +571,25 @@ impl Database {
     /// Win, draw or loss of `pos`, without searching: plies
     /// are 0 where the file stores none (as in [`crate::answer::wdl::WdlMap`]).
     pub(crate) fn probe_outcome(&self, pos: &Position) -> Result<Value, QueryError> {
+        Ok(self.probe_outcome_and_plies(pos)?.0)
+    }
+
+    /// [`Database::probe_outcome`], and whether the plies of its win or loss
+    /// are the true plies (`false` where the file stores none, and for a draw).
+    pub(crate) fn probe_outcome_and_plies(
+        &self,
+        pos: &Position,
+    ) -> Result<(Value, bool), QueryError> {
         let Some((cell, table, i)) = self.stored(pos)? else {
-            return Ok(Value::Loss(0));
+            return Ok((Value::Loss(0), true));
         };
         match cell {
-            Cell::WON => Ok(Value::Win(0)),
-            Cell::LOST => Ok(Value::Loss(0)),
-            c => c.value().ok_or_else(|| no_value(table.path(), i)),
+            Cell::WON => Ok((Value::Win(0), false)),
+            Cell::LOST => Ok((Value::Loss(0), false)),
+            c => {
+                let v = c.value().ok_or_else(|| no_value(table.path(), i))?;
+                Ok((v, v != Value::Draw))
+            }
         }
     }
 
