@@ -260,7 +260,7 @@ impl Database {
     }
 
     /// Builds the indexer's tables for every stone count of the database's
-    /// files now (up to about 0.2 s for the complete game), so that no probe
+    /// files now (about 0.1 s for the complete game), so that no probe
     /// builds one on the way: a one-off query needs only a few and builds
     /// them as it goes, a player or a server that answers many calls this
     /// once at start. Later calls do nothing.
