@@ -14,6 +14,7 @@ use millbase::play::game::{Game, Reason};
 use millbase::play::players::arena::{Judgement, play_game};
 use millbase::play::players::{Level, answer_for};
 use millbase::rules::position::{Color, Position};
+use millbase::rules::variant::STONES_PER_SIDE;
 use millbase::solve::counter::Category;
 use naive::Naive;
 use std::sync::Arc;
@@ -222,7 +223,11 @@ fn never_lowers(level: Level, db: &Arc<Database>, stones: u8, games: u64) {
 #[test]
 fn a_database_player_builds_the_index_tables_when_made() {
     let (_dir, db) = database(4, false);
-    let built = |db: &Database| (0..=9).filter(|&k| db.indexer().has_table(k)).count();
+    let built = |db: &Database| {
+        (0..=STONES_PER_SIDE)
+            .filter(|&k| db.indexer().has_table(k))
+            .count()
+    };
     assert_eq!(built(&db), 0, "opening builds no table");
     for level in [Level::Perfect, Level::Ultra] {
         level.player(1, Some(db.clone())).unwrap();
