@@ -7,7 +7,7 @@ mod common;
 mod naive;
 
 use millbase::Variant;
-use millbase::answer::policy::{Ask, Standing, outcome_for_mover};
+use millbase::answer::policy::{Ask, Standing, outcome_for_mover, preference};
 use millbase::answer::query::Database;
 use millbase::index::plan::Limits;
 use millbase::play::game::{Game, Reason};
@@ -251,13 +251,15 @@ fn perfect_and_ultra_never_lower_their_outcome_in_the_5_stone_game() {
 }
 
 /// The standings (categories only, read without plies) agree with the
-/// categories of the whole answer, move by move, at every position of
-/// random games, without the rule and under it at the game's counter and at
-/// 0, 97, 98 and 99 (where the rule's limit cuts distances short).
+/// categories of the whole answer, move by move, and the best moves (plies
+/// read for the best category only) are the whole answer's best, in its
+/// order, at every position of random games, without the rule and under it
+/// at the game's counter and at 0, 97, 98 and 99 (where the rule's limit
+/// cuts distances short).
 #[test]
-fn standings_agree_with_the_whole_answer() {
+fn standings_and_best_moves_agree_with_the_whole_answer() {
     let (_dir, db) = database(5, true);
-    let (mut positions, mut wins_or_losses, mut cut) = (0, 0, 0);
+    let (mut positions, mut wins_or_losses, mut cut, mut several_best) = (0, 0, 0, 0);
     for seed in 0..12 {
         let played = play_game(
             start(5),
@@ -283,6 +285,19 @@ fn standings_agree_with_the_whole_answer() {
                 fast.sort_by_key(key);
                 whole.sort_by_key(key);
                 assert_eq!(fast, whole, "{pos} at counter {counter:?}");
+                // the best moves, read with the plies of the best category
+                // only: the whole answer's as good as its first, in its order
+                let best: Vec<_> = (answer.moves.iter())
+                    .take_while(|m| preference(m) == preference(&answer.moves[0]))
+                    .cloned()
+                    .collect();
+                assert_eq!(
+                    db.best_moves_to(pos, ask, &db.standings(pos, ask).unwrap())
+                        .unwrap(),
+                    best,
+                    "{pos} at counter {counter:?}"
+                );
+                several_best += usize::from(best.len() > 1);
                 positions += 1;
                 wins_or_losses += whole.iter().filter(|s| !s.category.is_draw()).count();
                 cut += (whole.iter())
@@ -292,10 +307,11 @@ fn standings_agree_with_the_whole_answer() {
         }
     }
     // the games reached wins and losses, not only draws
-    eprintln!("{positions} {wins_or_losses} {cut}");
+    let seen = format!("{positions} {wins_or_losses} {cut} {several_best}");
+    eprintln!("{seen}");
     assert!(
-        positions > 500 && wins_or_losses > 500 && cut > 50,
-        "{positions} {wins_or_losses} {cut}"
+        positions > 500 && wins_or_losses > 500 && cut > 50 && several_best > 100,
+        "{seen}"
     );
 }
 

@@ -249,26 +249,97 @@ impl Database {
         let mut a = self.answer_from_tables(pos)?;
         a.rule = Some(self.rule_value(pos, a.value, limit, counter)?);
         for m in &mut a.moves {
-            let c = counter_after(m.mv, counter);
-            m.rule = Some(if c < limit {
-                self.rule_value(&m.position, m.value, limit, c)?
-            } else if m.value == Value::Loss(0) {
-                // the move left the opponent without a move: the game is over
-                RuleValue {
-                    counter: c,
-                    category: Category::Loss,
-                    dtc: Some(0),
-                }
-            } else {
-                RuleValue {
-                    counter: c,
-                    category: Category::Draw,
-                    dtc: None,
-                }
-            });
+            m.rule = Some(self.move_rule(m, limit, counter)?);
         }
         a.moves.sort_by_key(rule_order);
         Ok(a)
+    }
+
+    /// The standing under the rule with `limit` of the child of `m`, a move
+    /// made at `counter`: a child's counter is `counter + 1`, or 0 after a
+    /// removal; reaching the limit draws unless the move left the opponent
+    /// without a move.
+    fn move_rule(
+        &self,
+        m: &EvaluatedMove,
+        limit: u16,
+        counter: u16,
+    ) -> Result<RuleValue, QueryError> {
+        let c = counter_after(m.mv, counter);
+        Ok(if c < limit {
+            self.rule_value(&m.position, m.value, limit, c)?
+        } else if m.value == Value::Loss(0) {
+            // the move left the opponent without a move: the game is over
+            RuleValue {
+                counter: c,
+                category: Category::Loss,
+                dtc: Some(0),
+            }
+        } else {
+            RuleValue {
+                counter: c,
+                category: Category::Draw,
+                dtc: None,
+            }
+        })
+    }
+
+    /// The best moves of [`Database::answer_to`] under `ask` (every move as
+    /// good as its first by [`preference`]), in that answer's order, from
+    /// `standings`, [`Database::standings`] of `pos` under `ask`: the plies
+    /// and distances that order moves of one category are read for the
+    /// moves of the best category only, and nothing of the position's own
+    /// but its entry. That entry is read first, so that a position whose
+    /// sector the database lacks takes [`Database::answer_to`]'s search as the
+    /// answer would (a sector present has its children's sectors too:
+    /// `generate` makes them first).
+    pub fn best_moves_to(
+        &self,
+        pos: &Position,
+        ask: Ask,
+        standings: &[Standing],
+    ) -> Result<Vec<EvaluatedMove>, QueryError> {
+        match self.best_moves_from_tables(pos, ask.counter, standings) {
+            Err(QueryError::PlacementPhase(_)) if ask.search => {
+                Ok(best_of(self.answer_to(pos, ask)?.moves))
+            }
+            r => r,
+        }
+    }
+
+    /// [`Database::best_moves_to`] from the tables only, under the rule at
+    /// `counter` where given.
+    fn best_moves_from_tables(
+        &self,
+        pos: &Position,
+        counter: Option<u16>,
+        standings: &[Standing],
+    ) -> Result<Vec<EvaluatedMove>, QueryError> {
+        self.probe_outcome(pos)?;
+        let Some(top) = standings.iter().map(Standing::rank).min() else {
+            return Ok(vec![]);
+        };
+        let mut moves = (standings.iter())
+            .filter(|s| s.rank() == top)
+            .map(|s| {
+                Ok(EvaluatedMove {
+                    mv: s.mv,
+                    position: s.position,
+                    value: self.probe(&s.position)?,
+                    rule: None,
+                })
+            })
+            .collect::<Result<Vec<_>, QueryError>>()?;
+        // the order of answer_at's list: by plain value, then under the rule
+        moves.sort_by(|a, b| a.value.cmp_as_child(b.value));
+        if let Some(counter) = counter {
+            let limit = self.limit_for(counter)?;
+            for m in &mut moves {
+                m.rule = Some(self.move_rule(m, limit, counter)?);
+            }
+            moves.sort_by_key(rule_order);
+        }
+        Ok(best_of(moves))
     }
 
     /// The move limit of the rule's tables, checking that `counter` is below
@@ -413,6 +484,15 @@ impl OpeningSearch<'_> {
             result: moves::ending(pos, variant),
         })
     }
+}
+
+/// The moves of `moves` (an answer's, best first) as good as the first by
+/// [`preference`], in their order.
+pub fn best_of(mut moves: Vec<EvaluatedMove>) -> Vec<EvaluatedMove> {
+    if let Some(key) = moves.first().map(preference) {
+        moves.retain(|m| preference(m) == key);
+    }
+    moves
 }
 
 /// Whether the win or loss `v` (with its true plies) ends the game within

@@ -13,13 +13,13 @@
 //!   is likeliest to go wrong ([`mistake_chance`]).
 //!
 //! Both read the [`Standing`] of every move (its category, no plies), and
-//! the whole answer only where plies decide: the fastest win, the longest
-//! loss.
+//! plies only where they decide: of the winning moves for the fastest win
+//! ([`Database::best_moves_to`]), of every move for the longest loss.
 
 pub mod arena;
 pub mod search;
 
-use crate::answer::policy::{Answer, Ask, EvaluatedMove, Outcome, Standing, preference};
+use crate::answer::policy::{Answer, Ask, Outcome, Standing};
 use crate::answer::query::{Database, QueryError};
 use crate::play::game::Game;
 use crate::rules::moves::{self, Move, counter_after};
@@ -273,15 +273,13 @@ fn standings_to_play(db: &Database, game: &Game) -> Result<Vec<Standing>, Player
     Ok(standings)
 }
 
-/// The moves of `answer` as good as its first (best) one.
-fn best_moves(answer: &Answer) -> Vec<&EvaluatedMove> {
-    let Some(first) = answer.moves.first() else {
-        return vec![];
-    };
-    let key = preference(first);
-    (answer.moves.iter())
-        .filter(|m| preference(m) == key)
-        .collect()
+/// The moves of [`answer_for`] as good as its first (best) one, in its
+/// order, from the game's `standings` ([`Database::best_moves_to`]: the
+/// plies and distances of the best category's moves only).
+fn best_moves(db: &Database, game: &Game, standings: &[Standing]) -> Result<Vec<Move>, QueryError> {
+    let ask = ask_at(db, game.counter(), game.move_limit());
+    let best = db.best_moves_to(&game.position(), ask, standings)?;
+    Ok(best.iter().map(|m| m.mv).collect())
 }
 
 /// `perfect`.
@@ -297,8 +295,9 @@ impl Player for Perfect {
 
     /// The moves of the best rank; where that is a drawn category (a cursed
     /// win, a draw, a blessed loss), the categories alone decide, so the
-    /// whole answer (with the plies that order wins and losses) is read only
-    /// where the best move wins or every move loses.
+    /// plies and distances that order wins and losses are read only where
+    /// the best move wins or every move loses, and only of the moves of the
+    /// best rank.
     fn choose(&mut self, game: &Game) -> Result<Move, PlayerError> {
         let standings = standings_to_play(&self.db, game)?;
         let top = standings.iter().map(Standing::rank).min().expect("a move");
@@ -309,8 +308,10 @@ impl Player for Perfect {
                 .collect();
             return Ok(pick(&mut self.rng, &best));
         }
-        let answer = answer_for(&self.db, game)?;
-        Ok(pick(&mut self.rng, &best_moves(&answer)).mv)
+        Ok(pick(
+            &mut self.rng,
+            &best_moves(&self.db, game, &standings)?,
+        ))
     }
 }
 
@@ -341,15 +342,18 @@ impl Player for Ultra {
     fn choose(&mut self, game: &Game) -> Result<Move, PlayerError> {
         let standings = standings_to_play(&self.db, game)?;
         let mine = best_outcome(&standings).expect("a move");
-        // the plies of a win (fastest first) and of a loss (longest first)
-        // come from the whole answer; a draw needs none
-        let answer = match mine {
-            Outcome::Draw => None,
-            _ => Some(answer_for(&self.db, game)?),
-        };
-        if let (Outcome::Win, Some(answer)) = (mine, &answer) {
-            return Ok(pick(&mut self.rng, &best_moves(answer)).mv);
+        if mine == Outcome::Win {
+            return Ok(pick(
+                &mut self.rng,
+                &best_moves(&self.db, game, &standings)?,
+            ));
         }
+        // the plies of a loss (longest first) come from the whole answer; a
+        // draw needs none
+        let answer = match mine {
+            Outcome::Loss => Some(answer_for(&self.db, game)?),
+            _ => None,
+        };
         let length = |mv: Move| {
             let m = answer.as_ref()?.moves.iter().find(|m| m.mv == mv)?;
             m.value.plies().map(i32::from)
