@@ -488,7 +488,7 @@ impl OpeningSearch<'_> {
 
 /// The moves of `moves` (an answer's, best first) as good as the first by
 /// [`preference`], in their order.
-pub fn best_of(mut moves: Vec<EvaluatedMove>) -> Vec<EvaluatedMove> {
+fn best_of(mut moves: Vec<EvaluatedMove>) -> Vec<EvaluatedMove> {
     if let Some(key) = moves.first().map(preference) {
         moves.retain(|m| preference(m) == key);
     }
