@@ -369,8 +369,9 @@ impl Database {
     /// stream; a move to a win or loss under the rule also its distance,
     /// unless the file's plies of the win end the game before the rule's
     /// limit (then the rule cannot change it); nothing takes the one-ply
-    /// search that recovers plies where a file stores none. Where a placement sector is missing and `ask.search`
-    /// allows it, the categories come from [`Database::answer_to`]'s search.
+    /// search that recovers plies where a file stores none. Where a
+    /// placement sector is missing and `ask.search` allows it, the
+    /// categories come from [`Database::answer_to`]'s search.
     pub fn standings(&self, pos: &Position, ask: Ask) -> Result<Vec<Standing>, QueryError> {
         match self.standings_from_tables(pos, ask.counter) {
             Err(QueryError::PlacementPhase(_)) if ask.search => Ok(self
