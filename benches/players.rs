@@ -10,8 +10,8 @@ use millbase::answer::query::Database;
 use millbase::build::generate::{Silent, generate};
 use millbase::index::Indexer;
 use millbase::index::plan::Limits;
-use millbase::play::game::Game;
 use millbase::play::players::Level;
+use millbase::rules::game::Game;
 use std::path::PathBuf;
 use std::sync::Arc;
 

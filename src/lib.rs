@@ -5,7 +5,8 @@
 //! one that uses it back; `tests/layers.rs` checks this):
 //!
 //! - [`rules`]: the variant and the stone counts, the board's points, mills and
-//!   symmetries, positions and their string form, the legal moves;
+//!   symmetries, positions and their string form, the legal moves, a game
+//!   with its history and end;
 //! - [`index`]: subspaces and sectors, the perfect hash of symmetry classes,
 //!   and the order they are solved in;
 //! - [`solve`]: values and table cells, the retrograde analysis of a movement
@@ -18,7 +19,7 @@
 //!   the forward check of every stored entry;
 //! - [`answer`]: probes, whole-table maps, the placement search, the answer to
 //!   a position under one policy, records and the JSON shapes;
-//! - [`play`]: a game with its history and end, the players, games between them;
+//! - [`play`]: the players, games between them, the review of a game;
 //! - [`server`]: the web explorer and its HTTP API.
 //!
 //! Beside Mill, [`bearoff`] solves backgammon's bear-off the same way, into

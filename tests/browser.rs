@@ -638,3 +638,117 @@ async fn a_game_against_a_level_its_history_and_its_review() {
     picture(&c, "phone").await;
     c.close().await.unwrap();
 }
+
+/// The review of a game won by taking the opponent down to 2 stones, its
+/// last move included: every line's text and every strip cell's colour
+/// against `millbase review --json` of the same game, each standing from the
+/// mover's side and each cell coloured for White; an error stands beside
+/// the review's button.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_review_of_a_game_won_by_stones() {
+    let (dir, _server, url, _driver, c) = session().await;
+    let db = dir.path().to_str().unwrap();
+    let start = "WW.....BB..........W.B.. w 0 0";
+    let moves = "d6-d5 e3-e4 d5-d6 e4-e3 d6-g1xd3";
+    let o = common::run(&[
+        "review",
+        "--db",
+        db,
+        "--position",
+        start,
+        "--moves",
+        moves,
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let want: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let want = want["moves"].as_array().unwrap().clone();
+
+    c.goto(&format!(
+        "{url}/?position={}&moves={}",
+        start.replace(' ', "%20"),
+        moves.replace(' ', "%20")
+    ))
+    .await
+    .unwrap();
+    click_id(&c, "review-button").await;
+    let n = count(&c, "the review list", "#review-moves li").await;
+    assert_eq!(n, want.len());
+    assert!(text(&c, "#review-error").await.is_empty());
+    let shown = js(
+        &c,
+        "return [...document.querySelectorAll('#review-moves li')].map(e => e.textContent)",
+    )
+    .await;
+    let cells = js(
+        &c,
+        "return [...document.querySelectorAll('#review-strip .cell')].map(e => e.className)",
+    )
+    .await;
+    let standing = |s: &serde_json::Value| match s["value"].as_str().unwrap() {
+        "draw" => "draw".to_string(),
+        v => format!("{v} in {}", s["plies"]),
+    };
+    let mut marks = vec![];
+    for (k, m) in want.iter().enumerate() {
+        let line = shown[k].as_str().unwrap();
+        let mark = m["mark"].as_str().unwrap();
+        marks.push(mark);
+        let side = if m["side"] == "white" {
+            "White"
+        } else {
+            "Black"
+        };
+        assert!(
+            line.starts_with(&format!("{side} {}: ", m["move"].as_str().unwrap())),
+            "{line}"
+        );
+        let words = match (mark, m["before"]["value"].as_str().unwrap()) {
+            ("keeps", "loss") => "keeps the result, loses sooner",
+            ("keeps", _) => "keeps the result, slower",
+            (other, _) => other,
+        };
+        assert!(line.contains(words), "{line}: {m}");
+        if mark != "best" {
+            // both standings from the mover's side, as the CLI gives them
+            let said = format!(
+                "({} before, {} after",
+                standing(&m["before"]),
+                standing(&m["after"])
+            );
+            assert!(line.contains(&said), "{line}: {m}");
+        }
+        // the cell: the outcome for White after the ply
+        let after = m["after"]["value"].as_str().unwrap();
+        let for_white = match (after, m["side"].as_str().unwrap()) {
+            ("draw", _) => "draw",
+            (v, "white") => v,
+            ("win", _) => "loss",
+            _ => "win",
+        };
+        let class = cells[k].as_str().unwrap();
+        assert!(
+            class.split(' ').any(|c| c == for_white),
+            "ply {}: {class}, want {for_white}: {m}",
+            k + 1
+        );
+    }
+    // the game shows every kind of line this test reads
+    for mark in ["best", "keeps", "blunder"] {
+        assert!(marks.contains(&mark), "{marks:?}");
+    }
+    assert_eq!(want.last().unwrap()["after"]["value"], "win");
+
+    // a review that fails says so beside its button
+    c.goto(&format!("{url}/?position={}", start.replace(' ', "%20")))
+        .await
+        .unwrap();
+    click_id(&c, "review-button").await;
+    let said = until("the review's error", || async {
+        let t = text(&c, "#review-error").await;
+        (!t.is_empty()).then_some(t)
+    })
+    .await;
+    assert!(said.contains("Play some moves first"), "{said}");
+    c.close().await.unwrap();
+}

@@ -495,31 +495,50 @@ async function showMainline() {
 
 // ---- review --------------------------------------------------------------
 
+// An error beside the review's controls, where the person looking at them
+// sees it (on a phone too); the page's own error line stays for the rest.
+function showReviewError(message) {
+  const e = $("review-error");
+  e.textContent = message || "";
+  e.hidden = !message;
+}
+
 async function openReview() {
-  if (state.moves.length === 0) { showError("Play some moves first: the review judges each move of the game."); return; }
+  if (state.moves.length === 0) { showReviewError("Play some moves first: the review judges each move of the game."); return; }
   try {
     state.review = await api(apiQuery("/api/review", state.moves));
-    showError("");
+    showReviewError("");
     $("review").hidden = false;
     renderReview();
-  } catch (e) { showError(e.message); }
+  } catch (e) { showReviewError(`The review failed: ${e.message}`); }
 }
 
 function closeReview() {
   state.review = null;
   $("review").hidden = true;
+  showReviewError("");
 }
 
-const MARK_WORDS = { best: "best", keeps: "keeps the result, slower", mistake: "mistake", blunder: "blunder" };
-
+// A standing from the API, from the mover's side: "win in 7", "draw", and
+// under the no-removal rule a cursed win or blessed loss named.
 function standingText(s) {
-  if (s.value === "draw") return "draw";
-  return `${s.value} in ${s.plies}`;
+  const plain = s.value === "draw" ? "draw" : `${s.value} in ${s.plies}`;
+  const ruled = s.category && (s.category === "cursed-win" || s.category === "blessed-loss");
+  return ruled ? `${plain}, a draw under the no-removal rule (${s.category})` : plain;
 }
 
-// a standing after a move, from the mover's side
-function flip(s) {
-  return { ...s, value: s.value === "win" ? "loss" : s.value === "loss" ? "win" : s.value };
+// What a mark means for the side that made the move: a kept win that is
+// not the fastest is slower, a kept loss that is not the slowest is faster.
+function markWords(m) {
+  if (m.mark !== "keeps") return m.mark;
+  return m.before.value === "loss" ? "keeps the result, loses sooner" : "keeps the result, slower";
+}
+
+// The outcome for White of a standing from the mover's side.
+function forWhite(side, s) {
+  const kind = s.category === "cursed-win" || s.category === "blessed-loss" ? "draw" : s.value;
+  if (kind === "draw" || side === "white") return kind;
+  return kind === "win" ? "loss" : "win";
 }
 
 function renderReview() {
@@ -532,21 +551,19 @@ function renderReview() {
   const ol = $("review-moves");
   ol.replaceChildren();
   r.moves.forEach((m) => {
-    // the value after the ply from White's side
-    const mover = m.side === "white";
-    const after = m.after.value; // for the side to move after the ply
-    const forWhite = after === "draw" ? "draw" : ((after === "win") !== mover ? "win" : "loss");
+    // the API gives `before` and `after` from the mover's side; the strip
+    // shows the outcome after each ply for White
     const cell = document.createElement("div");
-    cell.className = `cell ${forWhite} ${m.mark}` + (m.ply === state.cursor ? " current" : "");
+    cell.className = `cell ${forWhite(m.side, m.after)} ${m.mark}` + (m.ply === state.cursor ? " current" : "");
     cell.dataset.ply = String(m.ply);
-    cell.title = `${m.ply}. ${m.move}: ${MARK_WORDS[m.mark]}`;
+    cell.title = `${m.ply}. ${m.move}: ${markWords(m)}`;
     cell.addEventListener("click", () => goTo(m.ply));
     strip.appendChild(cell);
     const li = document.createElement("li");
     li.className = `reviewed ${m.mark}` + (m.ply === state.cursor ? " current" : "");
     li.dataset.ply = String(m.ply);
-    li.textContent = `${sideName(m.side)} ${m.move}: ${MARK_WORDS[m.mark]}` +
-      (m.mark === "best" ? "" : ` (${standingText(m.before)} before, ${standingText(flip(m.after))} after${m.best ? `; best was ${m.best}` : ""})`);
+    li.textContent = `${sideName(m.side)} ${m.move}: ${markWords(m)}` +
+      (m.mark === "best" ? "" : ` (${standingText(m.before)} before, ${standingText(m.after)} after${m.best ? `; best was ${m.best}` : ""})`);
     li.addEventListener("click", () => goTo(m.ply));
     ol.appendChild(li);
   });

@@ -8,13 +8,18 @@
 
 use crate::answer::opening::{OpeningSearch, Precision};
 use crate::answer::query::{Database, QueryError};
-use crate::rules::moves::{self, Ending, Move, counter_after};
+use crate::rules::game::{Game, GameResult, Reason};
+use crate::rules::moves::{self, Move, counter_after};
 use crate::rules::position::Position;
-use crate::rules::variant::Variant;
+use crate::rules::variant::{DEFAULT_MOVE_LIMIT, Variant};
 use crate::solve::counter::Category;
 use crate::solve::value::Value;
 use serde::ser::{Serialize, SerializeStruct, Serializer};
 use std::fmt;
+
+/// The longest drawn line asked for, in plies: the command line's and the
+/// server's bound on `max_draw_plies` ([`Database::line_to`]).
+pub const MAX_DRAW_PLIES: usize = 400;
 
 /// A legal move with the value of the position it leads to.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -124,9 +129,11 @@ pub struct Answer {
     pub source: Source,
     /// Its standing under the no-removal rule ([`Database::answer_at`]).
     pub rule: Option<RuleValue>,
-    /// How the game has ended, where the position is a finished game (the
-    /// side to move has lost: `value` is a loss in 0 plies).
-    pub result: Option<Ending>,
+    /// How the game has ended, where it is over: the side to move has lost
+    /// (`value` is a loss in 0 plies, no moves), or a game is drawn by
+    /// repetition or by the no-removal rule ([`Database::answer_game`]:
+    /// `value` is a draw, no moves).
+    pub result: Option<GameResult>,
 }
 
 /// Every legal move of `pos` with the value `eval` gives the position after it,
@@ -200,11 +207,104 @@ impl Database {
         }
     }
 
-    /// The counter a query of a position stands at: `asked`, else 0 where
-    /// the database holds the rule's tables (a position is then shown with
-    /// its standing under the rule), else none (plain values).
-    pub fn counter_or_start(&self, asked: Option<u16>) -> Option<u16> {
-        asked.or(self.move_limit().map(|_| 0))
+    /// A game against this database from `start`, `counter` plies after the
+    /// last removal (0 where not given), under the database's no-removal
+    /// rule: the move limit of its rule tables, else the rule texts' 100.
+    /// A counter given needs the rule's tables and must be below their
+    /// limit ([`QueryError::Counter`] says which fails).
+    pub fn new_game(&self, start: Position, counter: Option<u16>) -> Result<Game, QueryError> {
+        if let Some(c) = counter {
+            self.limit_for(c)?;
+        }
+        let limit = self.move_limit().unwrap_or(DEFAULT_MOVE_LIMIT);
+        Ok(Game::with_move_limit(
+            start,
+            self.variant(),
+            counter.unwrap_or(0),
+            limit,
+        ))
+    }
+
+    /// What the position of `game` is asked under, the one policy of every
+    /// front end: `None` once the game is over; else under the no-removal
+    /// rule at the game's counter where this database holds the tables of
+    /// the game's move limit, else the plain values. A placement position
+    /// whose sector the database lacks is searched where `search` allows.
+    pub fn game_ask(&self, game: &Game, search: bool) -> Option<Ask> {
+        if game.result().is_some() {
+            return None;
+        }
+        Some(self.ask_in_game(game.counter(), game.move_limit(), search))
+    }
+
+    /// [`Database::game_ask`] for a position of a game of `move_limit` that
+    /// goes on, at `counter`.
+    pub fn ask_in_game(&self, counter: u16, move_limit: u16, search: bool) -> Ask {
+        let rule = self.move_limit() == Some(move_limit) && counter < move_limit;
+        Ask {
+            counter: rule.then_some(counter),
+            search,
+        }
+    }
+
+    /// The answer for the game now ([`Database::game_ask`]): for a game that
+    /// goes on, [`Database::answer_to`] its position; for a game that is
+    /// over, its result and no move, read from no table: the side to move
+    /// has lost (a loss in 0 plies, and so under the rule), or the game is
+    /// drawn by repetition or by the no-removal rule (a draw).
+    pub fn answer_game(&self, game: &Game, search: bool) -> Result<Answer, QueryError> {
+        let pos = game.position();
+        let Some(result) = game.result() else {
+            let ask = self.ask_in_game(game.counter(), game.move_limit(), search);
+            return self.answer_to(&pos, ask);
+        };
+        let lost = result.winner.is_some();
+        let ask = self.ask_in_game(game.counter(), game.move_limit(), search);
+        Ok(Answer {
+            position: pos,
+            value: if lost { Value::Loss(0) } else { Value::Draw },
+            moves: vec![],
+            source: Source::Table,
+            rule: (ask.counter).filter(|_| lost).map(|counter| RuleValue {
+                counter,
+                category: Category::Loss,
+                dtc: Some(0),
+            }),
+            result: Some(result),
+        })
+    }
+
+    /// The perfect-play line from the game now ([`Database::game_ask`],
+    /// [`Database::line_to`]); a game that is over has an empty line that
+    /// ends with its result.
+    pub fn line_game(
+        &self,
+        game: &Game,
+        max_draw_plies: usize,
+        search: bool,
+    ) -> Result<Line, QueryError> {
+        match (self.game_ask(game, search), game.result()) {
+            (Some(ask), _) => self.line_to(&game.position(), ask, max_draw_plies),
+            (None, result) => {
+                let a = self.answer_game(game, search)?;
+                Ok(Line {
+                    position: a.position,
+                    value: a.value,
+                    steps: vec![],
+                    rule: a.rule,
+                    end: result.map_or(LineEnd::Bound, LineEnd::Over),
+                })
+            }
+        }
+    }
+
+    /// The [`Standing`] of every move of the game now, asked as
+    /// [`Database::answer_game`] asks (none once the game is over).
+    pub fn standings_game(&self, game: &Game, search: bool) -> Result<Vec<Standing>, QueryError> {
+        match self.game_ask(game, search) {
+            Some(ask) => self.standings(&game.position(), ask),
+            None => Ok(vec![]),
+        }
     }
 
     /// Every legal move of `pos` with the value it leads to, best first, from
@@ -233,7 +333,7 @@ impl Database {
             moves: self.moves(pos)?,
             source: Source::Table,
             rule: None,
-            result: moves::ending(pos, self.variant()),
+            result: moves::ending(pos, self.variant()).map(GameResult::from),
         })
     }
 
@@ -482,7 +582,7 @@ impl OpeningSearch<'_> {
             moves: list,
             source: Source::Search,
             rule: None,
-            result: moves::ending(pos, variant),
+            result: moves::ending(pos, variant).map(GameResult::from),
         })
     }
 }
@@ -588,7 +688,7 @@ impl Serialize for Answer {
         st.serialize_field("source", self.source.name())?;
         serialize_rule(&mut st, self.rule)?;
         if let Some(end) = self.result {
-            st.serialize_field("result", &ResultJson::over(end))?;
+            st.serialize_field("result", &end)?;
         }
         st.serialize_field("moves", &self.moves)?;
         st.end()
@@ -630,10 +730,10 @@ pub struct Line {
 /// Why a line stops.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum LineEnd {
-    /// The game is over: a side has lost.
-    Over(Ending),
-    /// Under the rule, the counter reached the move limit: a draw.
-    NoRemoval,
+    /// The game is over: a side has lost, or under the rule the counter
+    /// reached the move limit (a draw), or the game the line was asked of
+    /// was over already.
+    Over(GameResult),
     /// A drawn line reached the plies asked for.
     Bound,
 }
@@ -642,24 +742,7 @@ impl fmt::Display for LineEnd {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             LineEnd::Over(end) => write!(f, "{end}"),
-            LineEnd::NoRemoval => f.write_str("plies without a removal reached the limit: a draw"),
             LineEnd::Bound => f.write_str("a draw: the line stops at the plies asked for"),
-        }
-    }
-}
-
-/// `{"winner": "white"|"black"|null, "reason": R}`, docs/RULES.md.
-#[derive(serde::Serialize)]
-struct ResultJson {
-    winner: Option<&'static str>,
-    reason: &'static str,
-}
-
-impl ResultJson {
-    fn over(end: Ending) -> ResultJson {
-        ResultJson {
-            winner: Some(end.winner().json_name()),
-            reason: end.reason(),
         }
     }
 }
@@ -747,13 +830,17 @@ fn line_with(
         });
         c = counter_after(best.mv, c);
         if best.position.mover_below_minimum() {
-            let p = best.position;
-            let (loser, stones) = (p.side, p.mover_total());
-            end = LineEnd::Over(Ending::TooFewStones { loser, stones });
+            end = LineEnd::Over(GameResult {
+                winner: Some(best.position.side.other()),
+                reason: Reason::Stones,
+            });
             break;
         }
         if c >= limit {
-            end = LineEnd::NoRemoval;
+            end = LineEnd::Over(GameResult {
+                winner: None,
+                reason: Reason::NoRemoval,
+            });
             break;
         }
         current = answer(&best.position, c)?;
@@ -792,16 +879,8 @@ impl Serialize for Line {
         st.serialize_field("plies", &self.value.plies())?;
         serialize_rule(&mut st, self.rule)?;
         st.serialize_field("line", &self.steps)?;
-        match self.end {
-            LineEnd::Over(end) => st.serialize_field("result", &ResultJson::over(end))?,
-            LineEnd::NoRemoval => st.serialize_field(
-                "result",
-                &ResultJson {
-                    winner: None,
-                    reason: "no-removal",
-                },
-            )?,
-            LineEnd::Bound => {}
+        if let LineEnd::Over(end) = self.end {
+            st.serialize_field("result", &end)?;
         }
         st.end()
     }

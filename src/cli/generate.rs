@@ -2,7 +2,7 @@
 //! into a directory.
 
 use super::progress::GenerateUi;
-use super::text::duration;
+use super::text::{count, duration};
 use super::{DbArgs, Failure, RuleArgs, ThreadArgs};
 use clap::Args;
 use millbase::Variant;
@@ -256,13 +256,24 @@ pub fn run(a: GenerateArgs, out: &mut impl Write) -> Result<(), Failure> {
             rule.iter().filter(|r| !r.skipped).count()
         )
     };
+    let sectors = game.iter().filter(|r| !r.subspace.is_movement()).count() as u64;
+    let subspaces = game.len() as u64 - sectors;
+    let parts = match (subspaces, sectors) {
+        (n, 0) => count(n, "movement subspace", "movement subspaces"),
+        (0, s) => count(s, "placement sector", "placement sectors"),
+        (n, s) => format!(
+            "{} and {}",
+            count(n, "movement subspace", "movement subspaces"),
+            count(s, "placement sector", "placement sectors")
+        ),
+    };
     writeln!(
         out,
-        "done: {} subspaces in {} ({} solved now, {} already there), {classes} classes{rule_note}, {:.1} s",
-        game.len(),
+        "done: {parts} in {} ({} solved now, {} already there), {}{rule_note}, {:.1} s",
         a.db.db.display(),
         solved,
         game.len() - solved,
+        count(classes, "class", "classes"),
         ui.start.elapsed().as_secs_f64()
     )?;
     Ok(())

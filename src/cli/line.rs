@@ -3,9 +3,8 @@
 use super::text::{outcome, outcome_in_plies};
 use super::{DbArgs, Failure, LimitArgs, PositionArgs, write_json};
 use clap::Args;
-use millbase::answer::policy::{Ask, LineEnd, RuleValue};
-use millbase::answer::query::QueryError;
-use millbase::play::game::Game;
+use millbase::answer::policy::{LineEnd, MAX_DRAW_PLIES, RuleValue};
+use millbase::rules::game::{GameResult, Reason};
 use millbase::rules::position::Color;
 use std::io::Write;
 
@@ -18,17 +17,18 @@ pub struct LineArgs {
     #[command(flatten)]
     position: PositionArgs,
     /// From a drawn position, stop after this many plies (a ply is one move
-    /// of one side).
-    #[arg(long, value_name = "N", default_value_t = 40)]
+    /// of one side), 0 to 400.
+    #[arg(long, value_name = "N", default_value_t = 40, value_parser = parse_max_plies)]
     max_plies: usize,
     /// One JSON object: {"position", "value", "plies", "line": [{"move", "position", "value", "plies"}]},
     /// each step's value for the side to move before that move.
     #[arg(long)]
     json: bool,
-    /// Play the line under the no-removal rule, starting C plies after the
-    /// last removal: both sides play the best move under the rule (query
-    /// --best --counter gives one such move), and the line ends when the
-    /// counter reaches the move limit. Needs the rule's tables.
+    /// Plies since the last removal (0 by default): where the database has
+    /// the no-removal rule's tables, both sides play the best move under the
+    /// rule (query --best gives one such move), and the line ends when the
+    /// counter reaches the move limit. A counter given needs the rule's
+    /// tables.
     #[arg(long, value_name = "C")]
     counter: Option<u16>,
 }
@@ -36,25 +36,9 @@ pub struct LineArgs {
 pub fn run(a: LineArgs, out: &mut impl Write) -> Result<(), Failure> {
     let start = a.position.start(false)?;
     let database = a.limit.open(&a.db.db)?;
-    let game = a
-        .position
-        .game(start, database.variant(), a.counter.unwrap_or(0))?;
-    let pos = game.as_ref().map_or(start, Game::position);
-    // after --moves, the line goes on from the game's counter
-    let counter = match &game {
-        Some(g) if a.counter.is_some() => Some(g.counter()),
-        _ => a.counter,
-    };
-    let ask = Ask {
-        counter,
-        search: true,
-    };
-    let line = database
-        .line_to(&pos, ask, a.max_plies)
-        .map_err(|e| match e {
-            QueryError::Counter(m) => Failure::input(m),
-            e => e.into(),
-        })?;
+    let game = a.position.game_on(&database, start, a.counter)?;
+    let pos = game.position();
+    let line = database.line_game(&game, a.max_plies, true)?;
     if a.json {
         return write_json(out, &line);
     }
@@ -91,12 +75,18 @@ pub fn run(a: LineArgs, out: &mut impl Write) -> Result<(), Failure> {
     }
     let now = line.steps.last().map_or(pos, |s| s.position);
     match line.end {
-        LineEnd::Over(end) => writeln!(out, "{end}. Now {now}")?,
-        LineEnd::NoRemoval => writeln!(
+        LineEnd::Over(end) if line.steps.is_empty() && !game.moves().is_empty() => {
+            writeln!(out, "The game is over: {end}. Now {now}")?
+        }
+        LineEnd::Over(GameResult {
+            winner: None,
+            reason: Reason::NoRemoval,
+        }) => writeln!(
             out,
             "{} plies without a removal: a draw by the no-removal rule. Now {now}",
-            database.move_limit().unwrap_or(0)
+            game.move_limit()
         )?,
+        LineEnd::Over(end) => writeln!(out, "{end}. Now {now}")?,
         LineEnd::Bound => writeln!(
             out,
             "... a draw{}: best play goes on (stopped after {} plies; --max-plies sets it). Now {now}",
@@ -109,6 +99,16 @@ pub fn run(a: LineArgs, out: &mut impl Write) -> Result<(), Failure> {
         )?,
     }
     Ok(())
+}
+
+/// `--max-plies`: 0 to [`MAX_DRAW_PLIES`], refused beyond.
+fn parse_max_plies(s: &str) -> Result<usize, String> {
+    match s.parse::<usize>() {
+        Ok(n) if n <= MAX_DRAW_PLIES => Ok(n),
+        _ => Err(format!(
+            "{s:?} is not a number of plies from 0 to {MAX_DRAW_PLIES}"
+        )),
+    }
 }
 
 /// "; under the rule at counter 12: cursed-win" and the like, or nothing.

@@ -24,8 +24,8 @@ mod verify;
 use clap::{Args, Parser, Subcommand};
 use millbase::Variant;
 use millbase::answer::query::{Database, QueryError};
-use millbase::play::game::Game;
 use millbase::play::players::Level;
+use millbase::rules::game::Game;
 use millbase::rules::position::Position;
 use millbase::storage::StorageError;
 use millbase::storage::dir::DbError;
@@ -238,8 +238,13 @@ impl From<StorageError> for Failure {
 }
 
 impl From<QueryError> for Failure {
+    /// A counter out of range is the user's input (status 2); anything else
+    /// is the database's fault (status 1).
     fn from(e: QueryError) -> Failure {
-        Failure::fault(e)
+        match e {
+            QueryError::Counter(m) => Failure::input(m),
+            e => Failure::fault(e),
+        }
     }
 }
 
@@ -309,17 +314,26 @@ struct PositionArgs {
 }
 
 impl PositionArgs {
-    /// The game of --moves from `start` (its counter `counter` there), if
-    /// moves were given.
-    fn game(
+    /// The game from `start` (counter 0, the 100-ply rule) with the moves of
+    /// --moves played under `variant`: for the commands without a database.
+    fn game(&self, start: Position, variant: Variant) -> Result<Game, Failure> {
+        let record = self.moves.as_deref().unwrap_or_default();
+        Game::from_record(start, variant, 0, record).map_err(Failure::input)
+    }
+
+    /// The game from `start` against `db` ([`Database::new_game`]: at
+    /// `counter`, under the database's rule) with the moves of --moves played.
+    fn game_on(
         &self,
+        db: &Database,
         start: Position,
-        variant: Variant,
-        counter: u16,
-    ) -> Result<Option<Game>, Failure> {
-        (self.moves.as_ref())
-            .map(|list| Game::from_record(start, variant, counter, list).map_err(Failure::input))
-            .transpose()
+        counter: Option<u16>,
+    ) -> Result<Game, Failure> {
+        let mut game = db.new_game(start, counter)?;
+        if let Some(record) = &self.moves {
+            game.play_record(record).map_err(Failure::input)?;
+        }
+        Ok(game)
     }
 
     /// The position given (the initial one with only --moves), checked before
@@ -332,16 +346,6 @@ impl PositionArgs {
             (None, None) => Err(Failure::input(
                 "give a position (e.g. \"........................ w 9 9\") or --moves",
             )),
-        }
-    }
-
-    /// `start` after the moves of --moves, under `rules`.
-    fn play(&self, start: Position, variant: Variant) -> Result<Position, Failure> {
-        match &self.moves {
-            Some(list) => {
-                millbase::rules::moves::play_line(&start, variant, list).map_err(Failure::input)
-            }
-            None => Ok(start),
         }
     }
 }

@@ -20,11 +20,16 @@ pub struct MovesArgs {
 pub fn run(a: MovesArgs, out: &mut impl Write) -> Result<(), Failure> {
     let start = a.position.start(false)?;
     let variant = a.variant.variant()?;
-    let pos = a.position.play(start, variant)?;
-    let list = moves::legal_moves(&pos, variant);
+    let game = a.position.game(start, variant)?;
+    let pos = game.position();
+    // none once the game is over
+    let list = game.legal_moves();
     if a.json {
         write_json(out, &MoveList::new(&pos, &list))?;
     } else {
+        if let Some(r) = game.result().filter(|_| !game.moves().is_empty()) {
+            writeln!(out, "The game is over: {r}.")?;
+        }
         for m in list {
             writeln!(out, "{:<10} {}", m.to_string(), moves::apply(&pos, m))?;
         }

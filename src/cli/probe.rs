@@ -37,7 +37,11 @@ pub fn run(a: ProbeArgs, out: &mut impl Write) -> Result<(), Failure> {
             Ok(l) => l
                 .parse()
                 .map_err(|e| format!("bad position: {e}"))
-                .and_then(|pos| database.answer(&pos).map_err(|e| e.to_string())),
+                .and_then(|pos| {
+                    // the answer of `query --json POS`: a game from the position
+                    let game = database.new_game(pos, None).map_err(|e| e.to_string())?;
+                    database.answer_game(&game, true).map_err(|e| e.to_string())
+                }),
         };
         let line = String::from_utf8_lossy(bytes);
         match answer {

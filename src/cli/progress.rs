@@ -1,6 +1,7 @@
 //! Progress on stderr: the bar and summary lines of `generate`, the spinner of
 //! searches.
 
+use super::text::count;
 use indicatif::{ProgressBar, ProgressStyle};
 use millbase::answer::opening::SearchProgress;
 use millbase::build::generate::{Observer, Report};
@@ -161,15 +162,19 @@ impl Observer for GenerateUi {
             Some(l) => format!("{} rule {l}", r.subspace),
         };
         let line = if r.skipped {
-            format!("{:>5}: already solved ({} classes)", name, c.classes)
+            format!(
+                "{:>5}: already solved ({})",
+                name,
+                count(c.classes, "class", "classes")
+            )
         } else {
             format!(
-                "{:>5}: {} classes, {} wins, {} losses, {} draws, max win {} max loss {} plies, {:.1} s, peak {:.2} GB, {} bytes",
+                "{:>5}: {}, {}, {}, {}, max win {} max loss {} plies, {:.1} s, peak {:.2} GB, {} bytes",
                 name,
-                c.classes,
-                c.wins,
-                c.losses,
-                c.draws,
+                count(c.classes, "class", "classes"),
+                count(c.wins, "win", "wins"),
+                count(c.losses, "loss", "losses"),
+                count(c.draws, "draw", "draws"),
                 c.max_win,
                 c.max_loss,
                 r.seconds,

@@ -6,12 +6,11 @@ use super::text::{board, outcome};
 use super::{DbArgs, Failure, LimitArgs, PositionArgs, write_json};
 use clap::Args;
 use millbase::answer::opening::{OpeningSearch, Precision};
-use millbase::answer::policy::{Answer, Ask, EvaluatedMove};
+use millbase::answer::policy::{Answer, EvaluatedMove};
 use millbase::answer::query::{Database, QueryError};
 use millbase::index::Subspace;
-use millbase::play::game::Game;
+use millbase::rules::game::Game;
 use millbase::rules::moves;
-use millbase::rules::position::Position;
 use millbase::solve::counter::Category;
 use millbase::solve::value::Value;
 use std::io::Write;
@@ -44,37 +43,26 @@ pub struct QueryArgs {
     counter: Option<u16>,
 }
 
-/// The answer for `pos` from the tables, under the no-removal rule at
-/// `counter` where the database has its tables (or `counter` is asked for); a
-/// placement position whose sector the database lacks is searched, with a
-/// spinner and a note on stderr.
-pub fn answer(
-    db: &Database,
-    pos: &Position,
-    counter: Option<u16>,
-    quiet: bool,
-) -> Result<Answer, Failure> {
-    let ask = Ask {
-        counter: db.counter_or_start(counter),
-        search: false,
-    };
-    // the search, where a placement sector is missing, with a spinner
-    match db.answer_to(pos, ask) {
-        Err(QueryError::Counter(m)) => return Err(Failure::input(m)),
+/// The answer for the game now ([`Database::answer_game`]); a placement
+/// position whose sector the database lacks is searched, with a spinner and
+/// a note on stderr.
+pub fn answer(db: &Database, game: &Game, quiet: bool) -> Result<Answer, Failure> {
+    match db.answer_game(game, false) {
         Err(QueryError::PlacementPhase(_)) => {}
         a => return Ok(a?),
     }
+    let pos = game.position();
     if !quiet {
         eprintln!(
             "note: {} lacks the placement sector {}: solving by search (run `millbase generate` \
              on the database to store the placement phase)",
             db.path().display(),
-            Subspace::of(pos)
+            Subspace::of(&pos)
         );
     }
     let mut search = OpeningSearch::new(db, Precision::ExactPlies);
     Ok(with_spinner(quiet, &search.progress(), || {
-        search.answer(pos)
+        search.answer(&pos)
     })?)
 }
 
@@ -167,33 +155,23 @@ fn write_moves(out: &mut impl Write, answer: &Answer) -> std::io::Result<()> {
 }
 
 pub fn run(a: QueryArgs, out: &mut impl Write) -> Result<(), Failure> {
-    let start = a.position.start(!a.json && !a.best)?;
+    let start = a.position.start(false)?;
     let database = a.limit.open(&a.db.db)?;
     let variant = database.variant();
-    let game = a.position.game(start, variant, a.counter.unwrap_or(0))?;
-    let pos = game.as_ref().map_or(start, Game::position);
-    // the game's counter, where the rule's tables answer and the game goes on
-    let below_limit = |c: u16| database.move_limit().is_none_or(|l| c < l);
-    let counter = match &game {
-        Some(g) if a.counter.is_some() || database.move_limit().is_some() => {
-            Some(g.counter()).filter(|&c| below_limit(c))
-        }
-        _ => a.counter,
-    };
+    let game = a.position.game_on(&database, start, a.counter)?;
+    let pos = game.position();
+    let answer = answer(&database, &game, a.quiet)?;
     if a.json || a.best {
-        let answer = answer(&database, &pos, counter, a.quiet)?;
         return match (a.best, answer.moves.first()) {
-            (false, _) => match &game {
-                Some(g) => {
-                    let mut v = serde_json::to_value(&answer).map_err(Failure::fault)?;
-                    v["game"] = g.json();
-                    write_json(out, &v)
-                }
-                None => write_json(out, &answer),
-            },
-            (true, None) => Err(Failure::fault(format!(
-                "{pos}: no legal move ({})",
-                moves::ending(&pos, variant).map_or(String::new(), |e| e.to_string())
+            (false, _) if a.position.moves.is_some() => {
+                let mut v = serde_json::to_value(&answer).map_err(Failure::fault)?;
+                v["game"] = game.json();
+                write_json(out, &v)
+            }
+            (false, _) => write_json(out, &answer),
+            (true, None) => Err(Failure::input(format!(
+                "{pos}: no legal move: the game is over ({})",
+                answer.result.map_or(String::new(), |r| r.to_string())
             ))),
             (true, Some(m)) if a.json => write_json(out, m),
             (true, Some(m)) => Ok(writeln!(out, "{}", m.mv)?),
@@ -202,22 +180,19 @@ pub fn run(a: QueryArgs, out: &mut impl Write) -> Result<(), Failure> {
     board(out, &pos)?;
     writeln!(out, "({} rules)", variant.name())?;
     writeln!(out)?;
-    if let Some(end) = moves::ending(&pos, variant) {
-        writeln!(out, "{end}.")?;
-        return Ok(());
+    match (game.result(), moves::ending(&pos, variant)) {
+        (None, _) => {}
+        (Some(_), Some(end)) if game.moves().is_empty() => return Ok(writeln!(out, "{end}.")?),
+        (Some(r), _) => return Ok(writeln!(out, "The game is over: {r}.")?),
     }
-    if let Some(g) = &game {
-        match g.result() {
-            Some(r) => return Ok(writeln!(out, "The game is over: {r}.")?),
-            None => writeln!(
-                out,
-                "The game: {} since the last removal; this position seen {}.",
-                plies_text(g.counter()),
-                times(g.repetitions())
-            )?,
-        }
+    if a.position.moves.is_some() {
+        writeln!(
+            out,
+            "The game: {} since the last removal; this position seen {}.",
+            plies_text(game.counter()),
+            times(game.repetitions())
+        )?;
     }
-    let answer = answer(&database, &pos, counter, a.quiet)?;
     let side = pos.side.name();
     match answer.value {
         Value::Draw => writeln!(out, "{side} draws: neither side can force a win.")?,

@@ -20,9 +20,11 @@ pub struct ReviewArgs {
     /// case allowed).
     #[arg(long, value_name = "MOVES")]
     moves: String,
-    /// Plies since the last removal at the start of the game (0 by default).
-    #[arg(long, value_name = "C", default_value_t = 0)]
-    counter: u16,
+    /// Plies since the last removal at the start of the game (0 by default);
+    /// a counter given needs the no-removal rule's tables and must be below
+    /// their move limit.
+    #[arg(long, value_name = "C")]
+    counter: Option<u16>,
     /// One JSON object: every move and each side's summary.
     #[arg(long)]
     json: bool,
@@ -35,8 +37,8 @@ pub fn run(a: ReviewArgs, out: &mut impl Write) -> Result<(), Failure> {
     };
     let start = record.start(false)?;
     let database = a.limit.open(&a.db.db)?;
-    let game = (record.game(start, database.variant(), a.counter)?).expect("the moves are given");
-    let moves = review(&database, &game)?;
+    let game = record.game_on(&database, start, a.counter)?;
+    let moves = review(&database, &game, true)?;
     if a.json {
         return write_json(out, &review_json(&moves));
     }
@@ -61,11 +63,17 @@ pub fn run(a: ReviewArgs, out: &mut impl Write) -> Result<(), Failure> {
     for c in [Color::White, Color::Black] {
         let n = summary(&moves, c);
         let parts: Vec<String> = (Mark::ALL.iter())
-            .map(|m| format!("{} {}", n[*m as usize], m.name()))
+            .map(|m| mark_count(n[*m as usize], *m))
             .collect();
         writeln!(out, "{}: {}", c.name(), parts.join(", "))?;
     }
     Ok(())
+}
+
+/// "1 best", "2 keeps", "0 mistakes", "1 blunder".
+fn mark_count(n: usize, m: Mark) -> String {
+    let plural = n != 1 && matches!(m, Mark::Mistake | Mark::Blunder);
+    format!("{n} {}{}", m.name(), if plural { "s" } else { "" })
 }
 
 fn first_line(start: &Position, plies: usize) -> String {

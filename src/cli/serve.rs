@@ -16,6 +16,10 @@ pub struct ServeArgs {
     /// machines too; port 0 picks a free port).
     #[arg(long, value_name = "HOST:PORT", default_value = "127.0.0.1:8080")]
     addr: String,
+    /// The port to listen on, in place of the one of --addr (0 picks a free
+    /// port).
+    #[arg(long, value_name = "PORT")]
+    port: Option<u16>,
     /// Seconds a connection may stay without a request in flight (idle
     /// keep-alive, silent socket, unfinished request header) before it is
     /// closed.
@@ -37,6 +41,7 @@ pub fn run(a: ServeArgs, out: &mut impl Write) -> Result<(), Failure> {
     if a.max_connections == 0 {
         return Err(Failure::input("--max-connections 0: give at least 1"));
     }
+    let addr = listen_address(&a.addr, a.port)?;
     let db = a.limit.open(&a.db.db)?;
     // the indexer's tables before the first request, not inside it
     db.prepare();
@@ -55,11 +60,14 @@ pub fn run(a: ServeArgs, out: &mut impl Write) -> Result<(), Failure> {
         .build()
         .map_err(|e| Failure::fault(format!("cannot start the server runtime: {e}")))?;
     runtime.block_on(async {
-        let listener = tokio::net::TcpListener::bind(&a.addr).await.map_err(|e| {
-            Failure::fault(format!(
-                "cannot listen on {}: {e} (another server there? choose another --addr)",
-                a.addr
-            ))
+        let listener = tokio::net::TcpListener::bind(addr).await.map_err(|e| {
+            let hint = match e.kind() {
+                std::io::ErrorKind::AddrInUse => " (another server there? choose another --port)",
+                std::io::ErrorKind::AddrNotAvailable => " (not an address of this machine)",
+                std::io::ErrorKind::PermissionDenied => " (ports below 1024 need root)",
+                _ => "",
+            };
+            Failure::fault(format!("cannot listen on {addr}: {e}{hint}"))
         })?;
         let local = listener
             .local_addr()
@@ -100,4 +108,29 @@ async fn stop_signal() {
             let _ = tokio::signal::ctrl_c().await;
         }
     }
+}
+
+/// The address to listen on: `addr` (`HOST:PORT`, a host name resolved)
+/// with `port` in place of its port where given; an input error naming
+/// what is wrong otherwise.
+fn listen_address(addr: &str, port: Option<u16>) -> Result<std::net::SocketAddr, Failure> {
+    use std::net::ToSocketAddrs;
+    let bad = |why: String| {
+        Failure::input(format!(
+            "--addr {addr:?}: {why}; give HOST:PORT, e.g. 127.0.0.1:8080, or --port N"
+        ))
+    };
+    let (host, given) = addr
+        .rsplit_once(':')
+        .ok_or_else(|| bad("no port".to_string()))?;
+    let given: u16 = given
+        .parse()
+        .map_err(|_| bad(format!("{given:?} is not a port from 0 to 65535")))?;
+    let host = host.trim_start_matches('[').trim_end_matches(']');
+    let mut found = (host, port.unwrap_or(given))
+        .to_socket_addrs()
+        .map_err(|e| bad(format!("{host:?} is not a host here ({e})")))?;
+    found
+        .next()
+        .ok_or_else(|| bad(format!("{host:?} has no address")))
 }

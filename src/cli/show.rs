@@ -3,7 +3,6 @@
 use super::text::board;
 use super::{Failure, PositionArgs, VariantArgs};
 use clap::Args;
-use millbase::play::game::Game;
 use millbase::rules::moves;
 use std::io::Write;
 
@@ -18,10 +17,10 @@ pub struct ShowArgs {
 pub fn run(a: ShowArgs, out: &mut impl Write) -> Result<(), Failure> {
     let start = a.position.start(true)?;
     let variant = a.variant.variant()?;
-    let game = a.position.game(start, variant, 0)?;
-    let pos = game.as_ref().map_or(start, Game::position);
+    let game = a.position.game(start, variant)?;
+    let pos = game.position();
     board(out, &pos)?;
-    match game.as_ref().and_then(Game::result) {
+    match game.result().filter(|_| !game.moves().is_empty()) {
         Some(r) => writeln!(out, "The game is over: {r}.")?,
         None => {
             if let Some(end) = moves::ending(&pos, variant) {

@@ -43,7 +43,7 @@ fn table(out: &mut impl Write, title: &str, rows: &[SubspaceRow]) -> std::io::Re
     writeln!(
         out,
         "{:>8} {:>7} {:>14} {:>14} {:>8}",
-        "stones", "in hand", "classes", "index size", "density"
+        "on board", "in hand", "classes", "index size", "density"
     )?;
     for r in rows {
         let name = format!("{}-{}", r.mover, r.opponent);

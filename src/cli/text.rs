@@ -3,6 +3,11 @@
 use millbase::{Position, Value};
 use std::io::Write;
 
+/// "1 class", "2 classes": `n` and the noun in the number it takes.
+pub fn count(n: u64, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
 /// "1 h 42 min", "12 min", "40 s".
 pub fn duration(seconds: f64) -> String {
     let s = seconds.round() as u64;

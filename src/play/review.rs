@@ -4,9 +4,8 @@
 
 use crate::answer::policy::{EvaluatedMove, Outcome, outcome_for_mover, preference};
 use crate::answer::query::{Database, QueryError};
-use crate::play::game::Game;
-use crate::play::players::answer_at;
 use crate::play::players::arena::Judgement;
+use crate::rules::game::Game;
 use crate::rules::moves::Move;
 use crate::rules::position::Color;
 use crate::solve::counter::Category;
@@ -90,14 +89,16 @@ pub struct Reviewed {
 }
 
 /// Reviews every move of `game` against `db`: the answers at each position
-/// of the game, under the rule at the game's counter where the database
-/// holds the tables of the game's move limit.
-pub fn review(db: &Database, game: &Game) -> Result<Vec<Reviewed>, QueryError> {
+/// of the game, asked as [`Database::game_ask`] asks (under the rule at the
+/// game's counter where the database holds the tables of the game's move
+/// limit), a placement sector the database lacks searched where `search`.
+pub fn review(db: &Database, game: &Game, search: bool) -> Result<Vec<Reviewed>, QueryError> {
     let mut out = vec![];
     let positions = game.positions();
     for (k, &mv) in game.moves().iter().enumerate() {
         let pos = positions[k];
-        let answer = answer_at(db, &pos, game.counters()[k], game.move_limit())?;
+        let ask = db.ask_in_game(game.counters()[k], game.move_limit(), search);
+        let answer = db.answer_to(&pos, ask)?;
         let played = (answer.moves.iter())
             .find(|m| m.mv == mv)
             .expect("a move of the game is legal");

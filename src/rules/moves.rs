@@ -396,25 +396,6 @@ pub fn why_illegal(pos: &Position, variant: Variant, mv: Move) -> Option<String>
     Some(reason)
 }
 
-/// A move of a move list that could not be played.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct LineError {
-    /// Its number in the list, from 1.
-    pub number: usize,
-    /// The move as written.
-    pub text: String,
-    /// Why it could not be played.
-    pub reason: String,
-}
-
-impl fmt::Display for LineError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "move {} ({:?}): {}", self.number, self.text, self.reason)
-    }
-}
-
-impl std::error::Error for LineError {}
-
 /// The words of a game record that are moves: split at spaces and commas,
 /// move numbers (`1.`, `12.`, `3...`) left out.
 pub fn record_words(record: &str) -> impl Iterator<Item = &str> {
@@ -432,26 +413,6 @@ pub fn record_words(record: &str) -> impl Iterator<Item = &str> {
 /// A move as a player may write it: upper case accepted (`D1-D2XA7`).
 pub fn parse_move(word: &str) -> Result<Move, MoveParseError> {
     word.to_ascii_lowercase().parse()
-}
-
-/// Plays the moves of `text` (a game record, [`record_words`] and
-/// [`parse_move`]) from `start`; fails at the first one that is not legal,
-/// saying why.
-pub fn play_line(start: &Position, variant: Variant, text: &str) -> Result<Position, LineError> {
-    let mut pos = *start;
-    for (i, word) in record_words(text).enumerate() {
-        let fail = |reason: String| LineError {
-            number: i + 1,
-            text: crate::rules::position::excerpt(word),
-            reason,
-        };
-        let mv = parse_move(word).map_err(|e| fail(e.to_string()))?;
-        if let Some(reason) = why_illegal(&pos, variant, mv) {
-            return Err(fail(reason));
-        }
-        pos = apply(&pos, mv);
-    }
-    Ok(pos)
 }
 
 /// [`perft`] with the first ply split over the rayon thread pool.
@@ -533,19 +494,6 @@ mod tests {
                 .contains("stands in a mill")
         );
         assert_eq!(why(q, fly, "d6-d7xe4"), None);
-    }
-
-    #[test]
-    fn move_lists_report_the_first_illegal_move() {
-        let start = Position::initial();
-        let r = Variant::default();
-        let end = play_line(&start, r, " d1, a1  d2 ").unwrap();
-        assert_eq!(end.to_string(), "BW..W................... b 7 8");
-        let e = play_line(&start, r, "d1 a1 d1 a4").unwrap_err();
-        assert_eq!((e.number, e.text.as_str()), (3, "d1"));
-        assert_eq!(e.reason, "d1 is not empty");
-        let e = play_line(&start, r, "d1 x9").unwrap_err();
-        assert_eq!(e.number, 2);
     }
 
     #[test]

@@ -29,14 +29,14 @@
 
 pub mod listen;
 
-use crate::answer::policy::{Ask, Line};
+use crate::answer::policy::{Line, MAX_DRAW_PLIES};
 use crate::answer::query::{Database, QueryError};
 use crate::answer::records::{self, SectorReport};
 use crate::answer::report::StatsRow;
 use crate::index::Subspace;
-use crate::play::game::Game;
 use crate::play::players::Level;
 use crate::play::review;
+use crate::rules::game::Game;
 use crate::rules::position::Position;
 use crate::storage::StorageError;
 use axum::extract::rejection::QueryRejection;
@@ -65,8 +65,6 @@ pub const MAX_QUEUED: usize = 256;
 /// The longest error message sent, in characters (an echo of bad input is
 /// shorter still: [`crate::rules::position::excerpt`]).
 const MAX_MESSAGE: usize = 300;
-/// The longest drawn main line served, in plies (default 40).
-pub const MAX_DRAW_PLIES: usize = 400;
 
 const INDEX_HTML: &str = include_str!("../../web/index.html");
 const APP_JS: &str = include_str!("../../web/app.js");
@@ -189,40 +187,24 @@ impl PositionParams {
             .transpose()
     }
 
-    /// The game of `moves` from the position (the initial one if none is
-    /// given), if moves are given.
-    fn game(&self, db: &Database) -> Result<Option<Game>, ApiError> {
-        let Some(record) = &self.moves else {
-            return Ok(None);
+    /// The game asked about: from the position (the initial one where
+    /// only `moves` are given) at `counter`, under the database's rule
+    /// ([`Database::new_game`]), the moves of `moves` played.
+    fn game(&self, db: &Database) -> Result<Game, ApiError> {
+        let start = match (&self.position, &self.moves) {
+            (None, Some(_)) => Position::initial(),
+            _ => self.position()?,
         };
-        let start = match &self.position {
-            Some(_) => self.position_finished()?,
-            None => Position::initial(),
-        };
-        let counter = self.counter()?.unwrap_or(0);
-        Game::from_record(start, db.variant(), counter, record)
-            .map(Some)
-            .map_err(|e| ApiError::bad_request(format!("moves: {e}")))
-    }
-
-    /// The game of `moves`, or of the position alone.
-    fn game_or_start(&self, db: &Database) -> Result<Game, ApiError> {
-        match self.game(db)? {
-            Some(g) => Ok(g),
-            None => Ok(Game::new(
-                self.position_finished()?,
-                db.variant(),
-                self.counter()?.unwrap_or(0),
-            )),
+        let mut game = db.new_game(start, self.counter()?)?;
+        if let Some(record) = &self.moves {
+            game.play_record(record)
+                .map_err(|e| ApiError::bad_request(format!("moves: {e}")))?;
         }
+        Ok(game)
     }
 
-    /// The position, which may be a finished game.
-    fn position_finished(&self) -> Result<Position, ApiError> {
-        let text = self.position.as_deref().unwrap_or_default();
-        Position::parse_finished(text).map_err(|e| ApiError::bad_request(format!("position: {e}")))
-    }
-
+    /// The position: one whose side to move has lost is a finished game,
+    /// one whose other side has too few stones an error.
     fn position(&self) -> Result<Position, ApiError> {
         let text = self.position.as_deref().ok_or_else(|| {
             ApiError::bad_request(
@@ -308,16 +290,11 @@ async fn query(
 ) -> Result<Json<serde_json::Value>, ApiError> {
     let p = params(q)?;
     let answer = blocking(&shared, move |s| {
-        let Some(game) = p.game(&s.db)? else {
-            let (pos, counter) = (p.position()?, p.counter()?);
-            let ask = Ask {
-                counter: s.db.counter_or_start(counter),
-                search: false,
-            };
-            return json(&s.db.answer_to(&pos, ask)?);
-        };
-        let mut v = json(&s.db.answer_to(&game.position(), game_ask(&s.db, &game))?)?;
-        v["game"] = game.json();
+        let game = p.game(&s.db)?;
+        let mut v = json(&s.db.answer_game(&game, false)?)?;
+        if p.moves.is_some() {
+            v["game"] = game.json();
+        }
         Ok(v)
     })
     .await?;
@@ -328,17 +305,6 @@ async fn query(
 fn json(value: &impl Serialize) -> Result<serde_json::Value, ApiError> {
     serde_json::to_value(value)
         .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))
-}
-
-/// What the answers of a game's position are asked under: the no-removal
-/// rule at the game's counter, where the database holds the tables of the
-/// game's move limit and the counter is below it; from the tables only.
-fn game_ask(db: &Database, game: &Game) -> Ask {
-    let rule = db.move_limit() == Some(game.move_limit()) && game.counter() < game.move_limit();
-    Ask {
-        counter: rule.then_some(game.counter()),
-        search: false,
-    }
 }
 
 /// `GET /api/play`: the move a level chooses in the game, and the game
@@ -369,7 +335,7 @@ async fn play(
         })?,
     };
     let answer = blocking(&shared, move |s| {
-        let mut game = p.game_or_start(&s.db)?;
+        let mut game = p.game(&s.db)?;
         if let Some(r) = game.result() {
             return Err(ApiError::new(
                 StatusCode::CONFLICT,
@@ -378,7 +344,7 @@ async fn play(
         }
         if level.needs_database() {
             // from the tables only: a missing sector is a 404, not a search
-            s.db.answer_to(&game.position(), game_ask(&s.db, &game))?;
+            s.db.answer_game(&game, false)?;
         }
         let mut player = level
             .player(seed, Some(s.db.clone()))
@@ -405,26 +371,14 @@ async fn review_game(
 ) -> Result<Json<serde_json::Value>, ApiError> {
     let p = params(q)?;
     let answer = blocking(&shared, move |s| {
-        let game = p
-            .game(&s.db)?
-            .ok_or_else(|| ApiError::bad_request("missing &moves=... (the game to review)"))?;
-        // from the tables only: every position's table must be there
-        let present: std::collections::HashSet<Subspace> =
-            s.db.dir().present().into_iter().collect();
-        if let Some(pos) = game
-            .positions()
-            .iter()
-            .find(|p| !present.contains(&Subspace::of(p)))
-        {
-            return Err(ApiError::new(
-                StatusCode::NOT_FOUND,
-                format!(
-                    "the database lacks the table of {} (position {pos})",
-                    Subspace::of(pos)
-                ),
+        if p.moves.is_none() {
+            return Err(ApiError::bad_request(
+                "missing &moves=... (the game to review)",
             ));
         }
-        let moves = review::review(&s.db, &game)?;
+        let game = p.game(&s.db)?;
+        // from the tables only: a missing table is a 404 naming it
+        let moves = review::review(&s.db, &game, false)?;
         Ok(review::review_json(&moves))
     })
     .await?;
@@ -449,11 +403,8 @@ async fn mainline(
                 ))
             })?,
     };
-    let line = blocking(&shared, move |s| match p.game(&s.db)? {
-        Some(game) => {
-            Ok(s.db.line_to(&game.position(), game_ask(&s.db, &game), max)?)
-        }
-        None => Ok(s.db.line_to(&p.position()?, Ask::default(), max)?),
+    let line = blocking(&shared, move |s| {
+        Ok(s.db.line_game(&p.game(&s.db)?, max, false)?)
     })
     .await?;
     Ok(Json(line))

@@ -10,8 +10,7 @@
 use super::{Level, PlayerError, best_outcome, standings_for};
 use crate::answer::policy::Outcome;
 use crate::answer::query::Database;
-use crate::play::game::{Game, GameResult};
-use crate::rules::moves::{parse_move, record_words};
+use crate::rules::game::{Game, GameResult};
 use crate::rules::position::{Color, Position};
 use crate::rules::variant::{FLYING_STONES, Variant};
 use serde::{Deserialize, Serialize};
@@ -201,22 +200,24 @@ impl PlayedGame {
         move_limit: u16,
     ) -> Result<PlayedGame, ArenaError> {
         let bad = |why: String| ArenaError(format!("game {}: {why}", record.game));
-        let words: Vec<&str> = record_words(&record.moves).collect();
-        if record.ms.len() != words.len() || record.judged.chars().count() != words.len() {
+        let mut game = Game::with_move_limit(start, variant, 0, move_limit);
+        game.play_record(&record.moves)
+            .map_err(|e| bad(e.to_string()))?;
+        let n = game.moves().len();
+        if record.ms.len() != n || record.judged.chars().count() != n {
             return Err(bad(format!(
-                "{} moves but {} times and {} judgements",
-                words.len(),
+                "{n} moves but {} times and {} judgements",
                 record.ms.len(),
                 record.judged.chars().count()
             )));
         }
-        let mut game = Game::with_move_limit(start, variant, 0, move_limit);
-        let mut moves = Vec::with_capacity(words.len());
-        for ((word, &ms), j) in words.iter().zip(&record.ms).zip(record.judged.chars()) {
-            let pos = game.position();
-            let mv = parse_move(word).map_err(|e| bad(e.to_string()))?;
-            game.play(mv)
-                .map_err(|e| bad(format!("{word}: {}", e.reason)))?;
+        let mut moves = Vec::with_capacity(n);
+        for ((pos, &ms), j) in game
+            .positions()
+            .iter()
+            .zip(&record.ms)
+            .zip(record.judged.chars())
+        {
             let judgement = match j {
                 'k' => Some(Judgement::Keeps),
                 'm' => Some(Judgement::Mistake),
@@ -226,7 +227,7 @@ impl PlayedGame {
             };
             moves.push(PlayedMove {
                 side: pos.side,
-                phase: Phase::of(&pos, variant),
+                phase: Phase::of(pos, variant),
                 ms,
                 judgement,
             });

@@ -19,9 +19,9 @@
 pub mod arena;
 pub mod search;
 
-use crate::answer::policy::{Answer, Ask, Outcome, Standing};
+use crate::answer::policy::{Answer, Outcome, Standing};
 use crate::answer::query::{Database, QueryError};
-use crate::play::game::Game;
+use crate::rules::game::Game;
 use crate::rules::moves::{self, Move, counter_after};
 use crate::rules::position::Position;
 use rand::rngs::StdRng;
@@ -211,48 +211,17 @@ impl Player for Searching {
     }
 }
 
-/// What the database is asked for the game's position: under the
-/// no-removal rule at the game's counter where the database holds the tables
-/// of the game's move limit, else the plain values.
-fn ask_at(db: &Database, counter: u16, move_limit: u16) -> Ask {
-    let rule = db.move_limit() == Some(move_limit) && counter < move_limit;
-    Ask {
-        counter: rule.then_some(counter),
-        search: true,
-    }
-}
-
-/// The database's answer for the game's position: under the no-removal
-/// rule at the game's counter where the database holds the tables of the
-/// game's move limit, else the plain values.
+/// The database's answer for the game's position
+/// ([`Database::answer_game`], searching a placement sector the database
+/// lacks).
 pub fn answer_for(db: &Database, game: &Game) -> Result<Answer, QueryError> {
-    answer_at(db, &game.position(), game.counter(), game.move_limit())
-}
-
-/// [`answer_for`] of `pos` at `counter` in a game of `move_limit`.
-pub(crate) fn answer_at(
-    db: &Database,
-    pos: &Position,
-    counter: u16,
-    move_limit: u16,
-) -> Result<Answer, QueryError> {
-    db.answer_to(pos, ask_at(db, counter, move_limit))
+    db.answer_game(game, true)
 }
 
 /// The [`Standing`] of every move of the game's position, asked as
 /// [`answer_for`] asks: its categories at a fraction of its probes.
 pub fn standings_for(db: &Database, game: &Game) -> Result<Vec<Standing>, QueryError> {
-    standings_at(db, &game.position(), game.counter(), game.move_limit())
-}
-
-/// [`standings_for`] of `pos` at `counter` in a game of `move_limit`.
-fn standings_at(
-    db: &Database,
-    pos: &Position,
-    counter: u16,
-    move_limit: u16,
-) -> Result<Vec<Standing>, QueryError> {
-    db.standings(pos, ask_at(db, counter, move_limit))
+    db.standings_game(game, true)
 }
 
 /// The best outcome among `standings` for the side to move (`None`: no move).
@@ -277,7 +246,9 @@ fn standings_to_play(db: &Database, game: &Game) -> Result<Vec<Standing>, Player
 /// order, from the game's `standings` ([`Database::best_moves_to`]: the
 /// plies and distances of the best category's moves only).
 fn best_moves(db: &Database, game: &Game, standings: &[Standing]) -> Result<Vec<Move>, QueryError> {
-    let ask = ask_at(db, game.counter(), game.move_limit());
+    let Some(ask) = db.game_ask(game, true) else {
+        return Ok(vec![]);
+    };
     let best = db.best_moves_to(&game.position(), ask, standings)?;
     Ok(best.iter().map(|m| m.mv).collect())
 }
@@ -364,7 +335,8 @@ impl Player for Ultra {
             let chance = if counter >= game.move_limit() {
                 0.0 // the game ends in a draw by the rule right after
             } else {
-                let replies = standings_at(&self.db, &s.position, counter, game.move_limit())?;
+                let ask = (self.db).ask_in_game(counter, game.move_limit(), true);
+                let replies = self.db.standings(&s.position, ask)?;
                 mistake_chance(&s.position, &replies, game.variant())
             };
             // a longer loss first among equal chances (a win never comes here)

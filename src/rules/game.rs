@@ -6,7 +6,7 @@
 //! (`no-removal`).
 //!
 //! ```
-//! use millbase::play::game::{Game, Reason};
+//! use millbase::rules::game::{Game, Reason};
 //! use millbase::{Position, Variant};
 //!
 //! let mut game = Game::from_record(Position::initial(), Variant::default(), 0, "1. d1 a1 2. D2 a4").unwrap();
@@ -18,14 +18,16 @@
 //! assert_eq!(game.counter(), 0);
 //! ```
 
-use crate::rules::moves::{self, Move, parse_move, record_words};
+use crate::rules::moves::{self, Ending, Move, parse_move, record_words};
 use crate::rules::position::{Color, Position};
 use crate::rules::variant::{DEFAULT_MOVE_LIMIT, Variant};
 use rustc_hash::FxHashMap;
+use serde::Serialize;
 use std::fmt;
 
 /// Why a game ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum Reason {
     /// The side to move has fewer than 3 stones on board plus in hand.
     Stones,
@@ -49,10 +51,12 @@ impl Reason {
     }
 }
 
-/// How a game ended: the winner (`None`: a draw) and why.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// How a game ended: the winner (`None`: a draw) and why. Its JSON is
+/// `{"winner": "white"|"black"|null, "reason": REASON}` (docs/RULES.md).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 pub struct GameResult {
     /// The side that won, or `None` for a draw.
+    #[serde(serialize_with = "color_json")]
     pub winner: Option<Color>,
     /// Why the game ended.
     pub reason: Reason,
@@ -69,14 +73,47 @@ impl fmt::Display for GameResult {
             ),
             (Some(w), _) => write!(f, "{} cannot move: {} has won", w.other().name(), w.name()),
             (None, Reason::Repetition) => f.write_str("threefold repetition: a draw"),
-            (None, _) => write!(f, "{DEFAULT_MOVE_LIMIT} plies without a removal: a draw"),
+            (None, _) => f.write_str("no removal within the move limit: a draw"),
         }
     }
 }
 
+impl From<Ending> for GameResult {
+    fn from(end: Ending) -> GameResult {
+        GameResult {
+            winner: Some(end.winner()),
+            reason: match end {
+                Ending::TooFewStones { .. } => Reason::Stones,
+                Ending::Blocked { .. } => Reason::Blocked,
+            },
+        }
+    }
+}
+
+/// A colour as the JSON answers name it: `"white"`, `"black"` or `null`.
+fn color_json<S: serde::Serializer>(c: &Option<Color>, s: S) -> Result<S::Ok, S::Error> {
+    c.map(Color::json_name).serialize(s)
+}
+
 /// A move that could not be played in a game: its ply (from 1), the move as
 /// written and why.
-pub type GameError = moves::LineError;
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameError {
+    /// Its number in the game, from 1.
+    pub number: usize,
+    /// The move as written.
+    pub text: String,
+    /// Why it could not be played.
+    pub reason: String,
+}
+
+impl fmt::Display for GameError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "move {} ({:?}): {}", self.number, self.text, self.reason)
+    }
+}
+
+impl std::error::Error for GameError {}
 
 /// A game in progress or over.
 #[derive(Clone, Debug)]
@@ -135,32 +172,34 @@ impl Game {
         record: &str,
     ) -> Result<Game, GameError> {
         let mut g = Game::new(start, variant, counter);
+        g.play_record(record)?;
+        Ok(g)
+    }
+
+    /// Plays the moves of `record` ([`Game::from_record`]'s notation); fails
+    /// at the first move that cannot be played (one after the game is over
+    /// included), saying why, with the moves before it played.
+    pub fn play_record(&mut self, record: &str) -> Result<(), GameError> {
         for word in record_words(record) {
-            let number = g.moves.len() + 1;
+            let number = self.moves.len() + 1;
             let fail = |reason: String| GameError {
                 number,
                 text: crate::rules::position::excerpt(word),
                 reason,
             };
             let mv = parse_move(word).map_err(|e| fail(e.to_string()))?;
-            g.play(mv).map_err(|e| fail(e.reason))?;
+            self.play(mv).map_err(|e| fail(e.reason))?;
         }
-        Ok(g)
+        Ok(())
     }
 
     /// `{"counter", "repetitions", "result"}`, as docs/RULES.md gives it: the
     /// result `{"winner", "reason"}`, `null` while the game goes on.
     pub fn json(&self) -> serde_json::Value {
-        let result = self.result.map(|r| {
-            serde_json::json!({
-                "winner": r.winner.map(|c| c.json_name()),
-                "reason": r.reason.name(),
-            })
-        });
         serde_json::json!({
             "counter": self.counter(),
             "repetitions": self.repetitions(),
-            "result": result,
+            "result": self.result,
         })
     }
 
@@ -328,5 +367,38 @@ impl Game {
             out.push_str(&mv.to_string());
         }
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_record_reports_its_first_illegal_move() {
+        let start = Position::initial();
+        let v = Variant::default();
+        let g = Game::from_record(start, v, 0, " d1, a1  d2 ").unwrap();
+        assert_eq!(g.position().to_string(), "BW..W................... b 7 8");
+        let e = Game::from_record(start, v, 0, "d1 a1 d1 a4").unwrap_err();
+        assert_eq!((e.number, e.text.as_str()), (3, "d1"));
+        assert_eq!(e.reason, "d1 is not empty");
+        let e = Game::from_record(start, v, 0, "d1 x9").unwrap_err();
+        assert_eq!(e.number, 2);
+    }
+
+    #[test]
+    fn no_move_is_played_after_the_game_is_over() {
+        // 3 against 3 with flying: the counter at 98, two quiet moves end it
+        let start: Position = "W.W.....B.......W....B.B w 0 0".parse().unwrap();
+        let mut g = Game::new(start, Variant::default(), 98);
+        g.play_record("d5-e5 g7-f6").unwrap();
+        let r = g.result().expect("the counter reached 100");
+        assert_eq!(r.reason, Reason::NoRemoval);
+        assert!(g.legal_moves().is_empty());
+        let e = g.play_record("e5-d5").unwrap_err();
+        assert_eq!(e.number, 3);
+        assert!(e.reason.contains("the game is over"), "{}", e.reason);
+        assert_eq!(g.moves().len(), 2, "the refused move changed the game");
     }
 }
