@@ -1062,3 +1062,50 @@ fn stats_reports_makes_the_reports_generate_keeps() {
         "{text}"
     );
 }
+
+/// A small database is a whole tool: without --position, `play`, `arena`,
+/// `solve-opening` and `query --moves` start from the largest game the
+/// database holds; a start beyond it is refused at once, naming the
+/// `--position` to use.
+#[test]
+fn a_small_database_starts_its_own_largest_game() {
+    let dir = generated(&["--max-stones", "3"]);
+    let db = dir.path().to_str().unwrap();
+    let start = "........................ w 3 3";
+    let o = run(&["solve-opening", "--db", db, "--json"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["position"], start);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&run(&[
+        "query", "--db", db, "--moves", "d1", "--json",
+    ])))
+    .unwrap();
+    assert_eq!(v["position"], ".W...................... b 2 3");
+    let o = run(&[
+        "arena", "--db", db, "--white", "random", "--black", "perfect", "--games", "2", "--json",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let o = common::run_with_input(&["play", "--db", db, "--level", "perfect"], "quit\n");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(stdout(&o).contains(start), "{}", stdout(&o));
+    for cmd in ["arena", "play"] {
+        let mut a = vec![
+            cmd,
+            "--db",
+            db,
+            "--position",
+            "........................ w 9 9",
+        ];
+        if cmd == "arena" {
+            a.extend(["--white", "random", "--black", "perfect"]);
+        }
+        let o = common::run_with_input(&a, "quit\n");
+        assert_eq!(o.status.code(), Some(2), "{cmd}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(
+            err.contains(&format!("--position \"{start}\"")),
+            "{cmd}: {err}"
+        );
+        assert!(o.stdout.is_empty(), "{cmd}: started before refusing");
+    }
+}

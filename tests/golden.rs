@@ -137,15 +137,18 @@ fn line_and_probe() {
     let p = d.path().to_str().unwrap();
     assert_eq!(
         stdout(&run(&["line", "--db", p, WIN_IN_ONE])),
-        "WW.....BB..........W.B.. w 0 0: White wins in 1 ply\n   \
-         1.   White  d6-g1xd3   (White wins in 1 ply)\n\
+        "WW.....BB..........W.B.. w 0 0: White wins in 1 ply; under the rule at counter 0: \
+         win, 1 to convert\n   \
+         1.   White  d6-g1xd3   (White wins in 1 ply; under the rule at counter 0: win, 1 to convert)\n\
          Black has 2 stones: White has won. Now WWW.....B............B.. b 0 0\n"
     );
     assert_eq!(
         stdout(&run(&["line", "--db", p, WIN_IN_ONE, "--json"])),
         "{\"position\":\"WW.....BB..........W.B.. w 0 0\",\"value\":\"win\",\"plies\":1,\
+         \"counter\":0,\"category\":\"win\",\"dtc\":1,\
          \"line\":[{\"move\":\"d6-g1xd3\",\"position\":\"WWW.....B............B.. b 0 0\",\
-         \"value\":\"win\",\"plies\":1}],\"result\":{\"winner\":\"white\",\"reason\":\"stones\"}}\n"
+         \"value\":\"win\",\"plies\":1,\"counter\":0,\"category\":\"win\",\"dtc\":1}],\
+         \"result\":{\"winner\":\"white\",\"reason\":\"stones\"}}\n"
     );
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_millbase"))
         .args(["probe", "--db", p])

@@ -289,6 +289,46 @@ impl Database {
         &self.dir
     }
 
+    /// The start of the largest game the database holds: the initial
+    /// position with `n` stones in hand a side, for the largest `n` whose
+    /// start sector (or, without the placement phase, whose movement
+    /// subspace `n-n`) is there; the initial position of the whole game
+    /// where neither is.
+    pub fn start(&self) -> Position {
+        let present = self.dir.present();
+        let start_sector = (present.iter())
+            .filter(|x| x.mover + x.opponent == 0 && x.mover_hand == x.opponent_hand)
+            .map(|x| x.mover_hand)
+            .max();
+        let movement = (present.iter())
+            .filter(|x| x.is_movement() && x.mover == x.opponent)
+            .map(|x| x.mover)
+            .max();
+        match start_sector.or(movement) {
+            Some(n) => Position::initial_with(n),
+            None => Position::initial(),
+        }
+    }
+
+    /// Where a game from `pos` can run into tables the database lacks: a
+    /// message naming the largest game it holds and the `--position` to
+    /// start from; `None` where its sector is there, or where the database
+    /// has no placement phase (a placement position is then searched).
+    pub fn outside(&self, pos: &Position) -> Option<String> {
+        let start = self.start();
+        let present = self.dir.present();
+        let has_placement = present.iter().any(|x| !x.is_movement());
+        let sub = Subspace::of(pos);
+        if present.contains(&sub) || pos.mover_below_minimum() || !has_placement {
+            return None;
+        }
+        Some(format!(
+            "{} holds no table of {sub} (position {pos}): its largest game starts at \
+             {start}; give --position \"{start}\" or a position within it",
+            self.path().display()
+        ))
+    }
+
     /// The rule variant of the database.
     pub fn variant(&self) -> Variant {
         self.dir.variant()

@@ -1,13 +1,13 @@
 //! `millbase arena`: games between two levels, on every core.
 
-use super::{Failure, RuleArgs, ThreadArgs, parse_level, parse_position, write_json};
+use super::{Failure, RuleArgs, ThreadArgs, parse_level, parse_position, start_within, write_json};
 use clap::Args;
 use millbase::answer::query::Database;
 use millbase::play::players::Level;
 use millbase::play::players::arena::{
     GameRecord, Judgement, PlayedGame, PlayerSummary, Tally, play_game, result_name,
 };
-use millbase::rules::position::{Color, Position};
+use millbase::rules::position::Color;
 use millbase::rules::variant::{DEFAULT_MOVE_LIMIT, MAX_MOVE_LIMIT};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -39,7 +39,8 @@ pub struct ArenaArgs {
     /// (mistakes by phase). Its variant is played.
     #[arg(long, value_name = "DIR")]
     db: Option<PathBuf>,
-    /// The start of every game (default: the initial position).
+    /// The start of every game (default: the initial position, or with
+    /// --db the start of the largest game the database holds).
     #[arg(long, value_name = "POS")]
     position: Option<String>,
     /// Plies without a removal that draw the game.
@@ -177,10 +178,7 @@ fn seed_of(seed: u64, i: usize, side: u64) -> u64 {
 }
 
 pub fn run(a: ArenaArgs, out: &mut impl Write) -> Result<(), Failure> {
-    let start = match &a.position {
-        Some(p) => parse_position(p)?,
-        None => Position::initial(),
-    };
+    let given = a.position.as_deref().map(parse_position).transpose()?;
     if a.games == 0 {
         return Err(Failure::input("--games 0: give at least one game"));
     }
@@ -206,6 +204,7 @@ pub fn run(a: ArenaArgs, out: &mut impl Write) -> Result<(), Failure> {
         ));
     }
     let variant = db.as_ref().map_or(a.variant.variant(), |d| d.variant());
+    let start = start_within(given, db.as_deref())?;
     a.threads.apply()?;
     let colours = |i: usize| {
         if a.swap && i % 2 == 1 {

@@ -5,6 +5,7 @@ use super::{DbArgs, Failure, LimitArgs, PositionArgs, write_json};
 use clap::Args;
 use millbase::answer::policy::{LineEnd, MAX_DRAW_PLIES, RuleValue};
 use millbase::rules::game::{GameResult, Reason};
+use millbase::rules::moves;
 use millbase::rules::position::Color;
 use std::io::Write;
 
@@ -86,7 +87,11 @@ pub fn run(a: LineArgs, out: &mut impl Write) -> Result<(), Failure> {
             "{} plies without a removal: a draw by the no-removal rule. Now {now}",
             game.move_limit()
         )?,
-        LineEnd::Over(end) => writeln!(out, "{end}. Now {now}")?,
+        LineEnd::Over(end) => match moves::ending(&now, database.variant()) {
+            // the stones left, where a side has lost
+            Some(lost) => writeln!(out, "{lost}. Now {now}")?,
+            None => writeln!(out, "{end}. Now {now}")?,
+        },
         LineEnd::Bound => writeln!(
             out,
             "... a draw{}: best play goes on (stopped after {} plies; --max-plies sets it). Now {now}",

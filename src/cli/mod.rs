@@ -303,7 +303,7 @@ fn write_json(out: &mut impl std::io::Write, value: &impl serde::Serialize) -> R
 #[derive(Args)]
 struct PositionArgs {
     /// The position, e.g. "WWW.BBB.........B....... w 0 0" (default with --moves:
-    /// the initial position).
+    /// the start of the largest game the database holds).
     position: Option<String>,
     /// Moves to play from the position first: a game record in docs/RULES.md
     /// notation, e.g. "1. d1 a1 2. d2"; the first illegal one is reported
@@ -321,7 +321,8 @@ impl PositionArgs {
         Game::from_record(start, variant, 0, record).map_err(Failure::input)
     }
 
-    /// The game from `start` against `db` ([`Database::new_game`]: at
+    /// The game from `start` (the start of the database's largest game
+    /// where only --moves is given) against `db` ([`Database::new_game`]: at
     /// `counter`, under the database's rule) with the moves of --moves played.
     fn game_on(
         &self,
@@ -329,6 +330,12 @@ impl PositionArgs {
         start: Position,
         counter: Option<u16>,
     ) -> Result<Game, Failure> {
+        // with only --moves, the game starts where the database's largest does
+        let start = if self.position.is_none() {
+            db.start()
+        } else {
+            start
+        };
         let mut game = db.new_game(start, counter)?;
         if let Some(record) = &self.moves {
             game.play_record(record).map_err(Failure::input)?;
@@ -347,6 +354,21 @@ impl PositionArgs {
                 "give a position (e.g. \"........................ w 9 9\") or --moves",
             )),
         }
+    }
+}
+
+/// The start of the games of `play` and `arena`: `given`, else the start
+/// of the largest game `db` holds, else the initial position; a start whose
+/// games would run into tables `db` lacks is refused at once, naming the
+/// `--position` to use.
+fn start_within(given: Option<Position>, db: Option<&Database>) -> Result<Position, Failure> {
+    let Some(db) = db else {
+        return Ok(given.unwrap_or_else(Position::initial));
+    };
+    let start = given.unwrap_or_else(|| db.start());
+    match db.outside(&start) {
+        Some(why) => Err(Failure::input(why)),
+        None => Ok(start),
     }
 }
 

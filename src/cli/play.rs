@@ -1,13 +1,13 @@
 //! `millbase play`: a game against a level in the terminal.
 
 use super::text::board;
-use super::{Failure, RuleArgs, parse_level, parse_position};
+use super::{Failure, RuleArgs, parse_level, parse_position, start_within};
 use clap::{Args, ValueEnum};
 use millbase::answer::query::Database;
 use millbase::play::players::{Level, answer_for};
 use millbase::rules::game::Game;
 use millbase::rules::moves::{parse_move, record_words};
-use millbase::rules::position::{Color, Position};
+use millbase::rules::position::Color;
 use millbase::rules::variant::{DEFAULT_MOVE_LIMIT, MAX_MOVE_LIMIT};
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
@@ -32,7 +32,8 @@ pub struct PlayArgs {
     /// The side you play.
     #[arg(long = "as", value_enum, value_name = "SIDE", default_value = "white")]
     side: Side,
-    /// The start of the game (default: the initial position).
+    /// The start of the game (default: the initial position, or with --db
+    /// the start of the largest game the database holds).
     #[arg(long, value_name = "POS")]
     position: Option<String>,
     /// Seed of the computer's choices among equal moves.
@@ -47,14 +48,12 @@ pub struct PlayArgs {
 }
 
 pub fn run(a: PlayArgs, out: &mut impl Write) -> Result<(), Failure> {
-    let start = match &a.position {
-        Some(p) => parse_position(p)?,
-        None => Position::initial(),
-    };
+    let given = a.position.as_deref().map(parse_position).transpose()?;
     let db = match &a.db {
         Some(dir) => Some(Arc::new(Database::open(dir)?)),
         None => None,
     };
+    let start = start_within(given, db.as_deref())?;
     let variant = db.as_ref().map_or(a.variant.variant(), |d| d.variant());
     let mut computer = a.level.player(a.seed, db.clone()).map_err(Failure::input)?;
     let mut helper = match &db {

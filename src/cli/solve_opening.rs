@@ -21,13 +21,10 @@ pub struct SolveOpeningArgs {
     db: DbArgs,
     #[command(flatten)]
     limit: LimitArgs,
-    /// The position to solve.
-    #[arg(
-        long,
-        value_name = "POS",
-        default_value = "........................ w 9 9"
-    )]
-    position: String,
+    /// The position to solve (default: the start of the largest game the
+    /// database holds, "........................ w 9 9" for the whole game).
+    #[arg(long, value_name = "POS")]
+    position: Option<String>,
     /// Solve by alpha-beta search over the placement phase with the movement
     /// tables at the leaves, an independent check of the placement tables
     /// (minutes and several GB for the initial position).
@@ -61,8 +58,9 @@ pub struct SolveOpeningArgs {
 }
 
 pub fn run(a: SolveOpeningArgs, out: &mut impl Write) -> Result<(), Failure> {
-    let pos = parse_position(&a.position)?;
+    let given = a.position.as_deref().map(parse_position).transpose()?;
     let database = a.limit.open(&a.db.db)?;
+    let pos = given.unwrap_or_else(|| database.start());
     let precision = if a.exact {
         Precision::ExactPlies
     } else {

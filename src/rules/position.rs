@@ -166,11 +166,18 @@ impl std::error::Error for PositionError {}
 impl Position {
     /// The initial position: empty board, 9 stones in hand each, White to move.
     pub fn initial() -> Position {
+        Position::initial_with(STONES_PER_SIDE)
+    }
+
+    /// The start of the game with `n` stones a side (at most
+    /// [`STONES_PER_SIDE`]): an empty board, White to move.
+    pub fn initial_with(n: u8) -> Position {
+        let n = n.min(STONES_PER_SIDE);
         Position {
             mover: 0,
             opponent: 0,
-            mover_hand: STONES_PER_SIDE,
-            opponent_hand: STONES_PER_SIDE,
+            mover_hand: n,
+            opponent_hand: n,
             side: Color::White,
         }
     }

@@ -187,12 +187,12 @@ impl PositionParams {
             .transpose()
     }
 
-    /// The game asked about: from the position (the initial one where
-    /// only `moves` are given) at `counter`, under the database's rule
+    /// The game asked about: from the position (the start of the database's
+    /// largest game where only `moves` are given) at `counter`, under the database's rule
     /// ([`Database::new_game`]), the moves of `moves` played.
     fn game(&self, db: &Database) -> Result<Game, ApiError> {
         let start = match (&self.position, &self.moves) {
-            (None, Some(_)) => Position::initial(),
+            (None, Some(_)) => db.start(),
             _ => self.position()?,
         };
         let mut game = db.new_game(start, self.counter()?)?;
@@ -485,12 +485,9 @@ async fn health(State(shared): State<Arc<Shared>>) -> Result<Json<Health>, ApiEr
     let (sectors, start, damaged) = blocking(&shared, |s| {
         let present = s.db.dir().present();
         let sectors = present.iter().map(|x| x.to_string()).collect();
-        // the largest game's start: no stones on the board, as many in hand
-        let start = (present.iter())
-            .filter(|x| x.mover + x.opponent == 0 && x.mover_hand == x.opponent_hand)
-            .map(|x| x.mover_hand)
-            .max()
-            .map(|n| format!("{} w {n} {n}", ".".repeat(24)));
+        // the largest game's start, where the placement phase is there
+        let has_placement = present.iter().any(|x| !x.is_movement());
+        let start = has_placement.then(|| s.db.start().to_string());
         let damaged: Vec<Damaged> = (s.db.check_files().into_iter())
             .map(|(file, error)| Damaged {
                 file: file.display().to_string(),
