@@ -650,19 +650,10 @@ async fn the_review_of_a_game_won_by_stones() {
     let db = dir.path().to_str().unwrap();
     let start = "WW.....BB..........W.B.. w 0 0";
     let moves = "d6-d5 e3-e4 d5-d6 e4-e3 d6-g1xd3";
-    let o = common::run(&[
-        "review",
-        "--db",
-        db,
-        "--position",
-        start,
-        "--moves",
-        moves,
-        "--json",
-    ]);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let want: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
-    let want = want["moves"].as_array().unwrap().clone();
+    let want = common::review_json(db, start, moves)["moves"]
+        .as_array()
+        .unwrap()
+        .clone();
 
     c.goto(&format!(
         "{url}/?position={}&moves={}",

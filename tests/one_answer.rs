@@ -7,13 +7,9 @@
 
 mod common;
 
-use axum::body::Body;
-use axum::http::{Request, StatusCode};
+use axum::http::StatusCode;
 use common::{generated, run, run_with_input};
-use http_body_util::BodyExt;
-use millbase::answer::query::Database;
 use serde_json::Value as Json;
-use tower::ServiceExt;
 
 /// A game: the database it is asked of, its start, the counter given, its
 /// moves, and how it must end (`None`: it goes on).
@@ -139,18 +135,7 @@ fn cli_json(args: &[String]) -> Json {
     serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("{args:?}: {e}"))
 }
 
-/// GET `uri` from the router on `db`: status and JSON body.
-async fn get(db: &std::path::Path, uri: &str) -> (StatusCode, Json) {
-    let app = millbase::server::router(Database::open(db).unwrap());
-    let r = app
-        .oneshot(Request::get(uri).body(Body::empty()).unwrap())
-        .await
-        .unwrap();
-    let status = r.status();
-    let bytes = r.into_body().collect().await.unwrap().to_bytes();
-    let json = serde_json::from_slice(&bytes).unwrap_or_else(|e| panic!("{uri}: {e}"));
-    (status, json)
-}
+use common::api_get as get;
 
 /// The standing of an answer or a line: the fields both carry.
 fn standing(v: &Json) -> Json {

@@ -99,7 +99,7 @@ fn threefold_repetition_and_the_no_removal_rule_end_games() {
     g.play("d1-a1".parse().unwrap()).unwrap();
     let r = g.result().expect("100 plies without a removal");
     assert_eq!((r.winner, r.reason), (None, Reason::NoRemoval));
-    assert_eq!(r.to_string(), "100 plies without a removal: a draw");
+    assert_eq!(r.to_string(), "no removal within the move limit: a draw");
     // fewer than 3 stones: the side to move has lost
     let won: Position = "WW.....BB..........W.B.. w 0 0".parse().unwrap();
     let mut g = Game::new(won, variant, 0);

@@ -4,16 +4,14 @@
 
 mod common;
 
-use axum::body::Body;
-use axum::http::{Request, StatusCode};
-use http_body_util::BodyExt;
+use axum::http::StatusCode;
 use millbase::answer::query::Database;
 use millbase::index::Subspace;
 use millbase::index::plan::Limits;
 use millbase::rules::position::Position;
 use millbase::storage::dir::file_name;
-use tower::ServiceExt;
 
+use common::api_get as get;
 use common::flying_db as db_within;
 
 /// The whole 4-stone game, without the tables of the no-removal rule.
@@ -24,20 +22,6 @@ fn small_db() -> tempfile::TempDir {
         placement: true,
         move_limit: None,
     })
-}
-
-/// GET `uri` from a fresh router on `dir`: status and JSON body.
-async fn get(dir: &std::path::Path, uri: &str) -> (StatusCode, serde_json::Value) {
-    let app = millbase::server::router(Database::open(dir).unwrap());
-    let r = app
-        .oneshot(Request::get(uri).body(Body::empty()).unwrap())
-        .await
-        .unwrap();
-    let status = r.status();
-    let bytes = r.into_body().collect().await.unwrap().to_bytes();
-    let json = serde_json::from_slice(&bytes)
-        .unwrap_or_else(|e| panic!("{uri}: not JSON ({e}): {}", String::from_utf8_lossy(&bytes)));
-    (status, json)
 }
 
 fn q(pos: &str) -> String {
@@ -543,18 +527,7 @@ async fn the_api_reviews_a_game_as_the_command_does() {
     let moves = "d1 a1 d2 a4 b2";
     let (status, v) = get(dir.path(), &game_uri("/api/review", start, moves)).await;
     assert_eq!(status, StatusCode::OK, "{v}");
-    let o = common::run(&[
-        "review",
-        "--db",
-        dir.path().to_str().unwrap(),
-        "--position",
-        start,
-        "--moves",
-        moves,
-        "--json",
-    ]);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let cli: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let cli = common::review_json(dir.path().to_str().unwrap(), start, moves);
     assert_eq!(v, cli);
     assert_eq!(v["moves"].as_array().unwrap().len(), 5);
     let (status, v) = get(

@@ -116,3 +116,46 @@ pub fn flying_db(limits: millbase::index::plan::Limits) -> tempfile::TempDir {
     .unwrap();
     dir
 }
+
+/// GET `uri` from a fresh router of `millbase serve` on the database in
+/// `dir`: the status and the JSON body.
+#[allow(dead_code)]
+pub async fn api_get(
+    dir: &std::path::Path,
+    uri: &str,
+) -> (axum::http::StatusCode, serde_json::Value) {
+    use http_body_util::BodyExt;
+    use tower::ServiceExt;
+    let db = millbase::answer::query::Database::open(dir).unwrap();
+    let r = millbase::server::router(db)
+        .oneshot(
+            axum::http::Request::get(uri)
+                .body(axum::body::Body::empty())
+                .unwrap(),
+        )
+        .await
+        .unwrap();
+    let status = r.status();
+    let bytes = r.into_body().collect().await.unwrap().to_bytes();
+    let json = serde_json::from_slice(&bytes)
+        .unwrap_or_else(|e| panic!("{uri}: not JSON ({e}): {}", String::from_utf8_lossy(&bytes)));
+    (status, json)
+}
+
+/// `millbase review --json` of the game of `moves` from `start` on the
+/// database `db`; the run must succeed.
+#[allow(dead_code)]
+pub fn review_json(db: &str, start: &str, moves: &str) -> serde_json::Value {
+    let o = run(&[
+        "review",
+        "--db",
+        db,
+        "--position",
+        start,
+        "--moves",
+        moves,
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    serde_json::from_slice(&o.stdout).unwrap()
+}
