@@ -295,19 +295,7 @@ impl Database {
     /// subspace `n-n`) is there; the initial position of the whole game
     /// where neither is.
     pub fn start(&self) -> Position {
-        let present = self.dir.present();
-        let start_sector = (present.iter())
-            .filter(|x| x.mover + x.opponent == 0 && x.mover_hand == x.opponent_hand)
-            .map(|x| x.mover_hand)
-            .max();
-        let movement = (present.iter())
-            .filter(|x| x.is_movement() && x.mover == x.opponent)
-            .map(|x| x.mover)
-            .max();
-        match start_sector.or(movement) {
-            Some(n) => Position::initial_with(n),
-            None => Position::initial(),
-        }
+        start_of(&self.dir.present())
     }
 
     /// Where a game from `pos` can run into tables the database lacks: a
@@ -315,8 +303,8 @@ impl Database {
     /// start from; `None` where its sector is there, or where the database
     /// has no placement phase (a placement position is then searched).
     pub fn outside(&self, pos: &Position) -> Option<String> {
-        let start = self.start();
         let present = self.dir.present();
+        let start = start_of(&present);
         let has_placement = present.iter().any(|x| !x.is_movement());
         let sub = Subspace::of(pos);
         if present.contains(&sub) || pos.mover_below_minimum() || !has_placement {
@@ -835,5 +823,20 @@ impl Database {
         } else {
             Category::Loss
         })
+    }
+}
+/// [`Database::start`] of a database holding the tables of `present`.
+pub fn start_of(present: &[Subspace]) -> Position {
+    let start_sector = (present.iter())
+        .filter(|x| x.mover + x.opponent == 0 && x.mover_hand == x.opponent_hand)
+        .map(|x| x.mover_hand)
+        .max();
+    let movement = (present.iter())
+        .filter(|x| x.is_movement() && x.mover == x.opponent)
+        .map(|x| x.mover)
+        .max();
+    match start_sector.or(movement) {
+        Some(n) => Position::initial_with(n),
+        None => Position::initial(),
     }
 }

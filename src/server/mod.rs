@@ -487,7 +487,7 @@ async fn health(State(shared): State<Arc<Shared>>) -> Result<Json<Health>, ApiEr
         let sectors = present.iter().map(|x| x.to_string()).collect();
         // the largest game's start, where the placement phase is there
         let has_placement = present.iter().any(|x| !x.is_movement());
-        let start = has_placement.then(|| s.db.start().to_string());
+        let start = has_placement.then(|| crate::answer::query::start_of(&present).to_string());
         let damaged: Vec<Damaged> = (s.db.check_files().into_iter())
             .map(|(file, error)| Damaged {
                 file: file.display().to_string(),
