@@ -254,12 +254,11 @@ impl Database {
     /// drawn by repetition or by the no-removal rule (a draw).
     pub fn answer_game(&self, game: &Game, search: bool) -> Result<Answer, QueryError> {
         let pos = game.position();
+        let ask = self.ask_in_game(game.counter(), game.move_limit(), search);
         let Some(result) = game.result() else {
-            let ask = self.ask_in_game(game.counter(), game.move_limit(), search);
             return self.answer_to(&pos, ask);
         };
         let lost = result.winner.is_some();
-        let ask = self.ask_in_game(game.counter(), game.move_limit(), search);
         Ok(Answer {
             position: pos,
             value: if lost { Value::Loss(0) } else { Value::Draw },
@@ -283,19 +282,18 @@ impl Database {
         max_draw_plies: usize,
         search: bool,
     ) -> Result<Line, QueryError> {
-        match (self.game_ask(game, search), game.result()) {
-            (Some(ask), _) => self.line_to(&game.position(), ask, max_draw_plies),
-            (None, result) => {
-                let a = self.answer_game(game, search)?;
-                Ok(Line {
-                    position: a.position,
-                    value: a.value,
-                    steps: vec![],
-                    rule: a.rule,
-                    end: result.map_or(LineEnd::Bound, LineEnd::Over),
-                })
-            }
-        }
+        let Some(result) = game.result() else {
+            let ask = self.ask_in_game(game.counter(), game.move_limit(), search);
+            return self.line_to(&game.position(), ask, max_draw_plies);
+        };
+        let a = self.answer_game(game, search)?;
+        Ok(Line {
+            position: a.position,
+            value: a.value,
+            steps: vec![],
+            rule: a.rule,
+            end: LineEnd::Over(result),
+        })
     }
 
     /// The [`Standing`] of every move of the game now, asked as

@@ -825,6 +825,7 @@ impl Database {
         })
     }
 }
+
 /// [`Database::start`] of a database holding the tables of `present`.
 pub fn start_of(present: &[Subspace]) -> Position {
     let start_sector = (present.iter())

@@ -290,14 +290,6 @@ impl Ending {
             Ending::TooFewStones { loser, .. } | Ending::Blocked { loser } => loser.other(),
         }
     }
-
-    /// The reason as docs/RULES.md names it: `stones` or `blocked`.
-    pub fn reason(self) -> &'static str {
-        match self {
-            Ending::TooFewStones { .. } => "stones",
-            Ending::Blocked { .. } => "blocked",
-        }
-    }
 }
 
 impl fmt::Display for Ending {
