@@ -80,6 +80,16 @@ async fn text(c: &Client, css: &str) -> String {
     }
 }
 
+/// The text of what `css` finds, once it says something (`what` names it
+/// where it never does).
+async fn shown_text(c: &Client, what: &str, css: &str) -> String {
+    until(what, || async {
+        let t = text(c, css).await;
+        (!t.is_empty()).then_some(t)
+    })
+    .await
+}
+
 /// The number of elements `css` finds, once there is at least one.
 async fn count(c: &Client, what: &str, css: &str) -> usize {
     until(what, || async {
@@ -306,11 +316,7 @@ async fn the_explorer_in_a_real_browser() {
         .await
         .unwrap();
     assert_eq!(shown(&c, Some(over)).await, over);
-    let said = until("the game-over message", || async {
-        let t = text(&c, "#game-over").await;
-        (!t.is_empty()).then_some(t)
-    })
-    .await;
+    let said = shown_text(&c, "the game-over message", "#game-over").await;
     assert_eq!(said, "Black has fewer than 3 stones: White has won.");
     assert!(text(&c, "#error").await.is_empty());
     c.goto(&format!("{url}/?position={}", start.replace(' ', "%20")))
@@ -552,11 +558,7 @@ async fn a_game_against_a_level_its_history_and_its_review() {
     )
     .await;
     click_id(&c, "load-game").await;
-    let said = until("the refusal", || async {
-        let t = text(&c, "#error").await;
-        (!t.is_empty()).then_some(t)
-    })
-    .await;
+    let said = shown_text(&c, "the refusal", "#error").await;
     assert!(said.contains("cannot be loaded"), "{said}");
     assert_eq!(shown(&c, Some(&want)).await, want);
     assert_eq!(url_moves(&c).await, played);
@@ -599,11 +601,7 @@ async fn a_game_against_a_level_its_history_and_its_review() {
     c.goto(&format!("{}&moves={moves}", open(pos)))
         .await
         .unwrap();
-    let said = until("the repetition", || async {
-        let t = text(&c, "#game-over").await;
-        (!t.is_empty()).then_some(t)
-    })
-    .await;
+    let said = shown_text(&c, "the repetition", "#game-over").await;
     assert!(said.contains("third time"), "{said}");
 
     // a picture of a short game's review
@@ -735,11 +733,7 @@ async fn the_review_of_a_game_won_by_stones() {
         .await
         .unwrap();
     click_id(&c, "review-button").await;
-    let said = until("the review's error", || async {
-        let t = text(&c, "#review-error").await;
-        (!t.is_empty()).then_some(t)
-    })
-    .await;
+    let said = shown_text(&c, "the review's error", "#review-error").await;
     assert!(said.contains("Play some moves first"), "{said}");
     c.close().await.unwrap();
 }
