@@ -225,11 +225,24 @@ async fn the_explorer_in_a_real_browser() {
     let (dir, _server, url, _driver, c) = session().await;
     let db = dir.path();
 
-    // the page opens the start of the largest game the database holds
-    let start = "........................ w 4 4";
+    // the page opens a decided position of the 4-stone game, the longest
+    // win of its largest pair, and New game the start of that game
+    let health = api(&url, "/api/health");
+    let example = health["example"].as_str().expect("a small database's example");
     c.goto(&url).await.unwrap();
-    assert_eq!(shown(&c, Some(start)).await, start);
+    assert_eq!(shown(&c, Some(example)).await, example);
+    let plain = |p: &str| {
+        let o = common::run(&["query", "--db", db.to_str().unwrap(), p, "--json"]);
+        serde_json::from_slice::<serde_json::Value>(&o.stdout).unwrap()
+    };
+    assert_eq!(plain(example)["value"], "win", "{example}");
+    let longest = api(&url, "/api/stats/4-4")["longest_wins"][0]["position"].clone();
+    assert_eq!(longest, example, "the example is the pair's longest win");
     assert!(text(&c, "#variant").await.contains("4 stones a side"));
+    assert!(text(&c, "#variant").await.contains("longest win"));
+    let start = "........................ w 4 4";
+    click_id(&c, "start").await;
+    assert_eq!(shown(&c, Some(start)).await, start);
     assert!(text(&c, "#error").await.is_empty());
     picture(&c, "placement").await;
 

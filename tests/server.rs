@@ -273,6 +273,15 @@ async fn bad_requests_are_json_errors_that_name_the_problem() {
             StatusCode::NOT_FOUND,
             "0-0/9-9",
         ),
+        // which the server, searching nothing, says
+        (
+            format!(
+                "/api/query?position={}",
+                q("........................ w 9 9")
+            ),
+            StatusCode::NOT_FOUND,
+            "tables only",
+        ),
         ("/api/stats/9-9".into(), StatusCode::NOT_FOUND, "9-9"),
         (
             "/api/stats/banana".into(),
@@ -286,6 +295,8 @@ async fn bad_requests_are_json_errors_that_name_the_problem() {
         assert_eq!(got, status, "{uri}: {v}");
         let e = v["error"].as_str().unwrap_or_else(|| panic!("{uri}: {v}"));
         assert!(e.contains(needle), "{uri}: {e}");
+        // no error promises a search the server does not run
+        assert!(!e.contains("search"), "{uri}: {e}");
     }
 }
 

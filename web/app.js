@@ -11,6 +11,9 @@ const LINES = [["a1", "g1"], ["b2", "f2"], ["c3", "e3"], ["a4", "c4"], ["e4", "g
   ["d1", "d3"], ["d5", "d7"], ["e3", "e5"], ["f2", "f6"], ["g1", "g7"]];
 // the initial position of the largest game the database holds (/api/health)
 let START = "........................ w 9 9";
+// on a database without the 9-stone game, a decided position the page opens
+// with, its own start being a wall of draws (/api/health)
+let OPENING = null;
 const SVG = "http://www.w3.org/2000/svg";
 const MOVE_LIMIT = 100;
 
@@ -541,6 +544,19 @@ function forWhite(side, s) {
   return kind === "win" ? "loss" : "win";
 }
 
+// Under the no-removal rule a win is played fastest to its next removal
+// (dtc): where a best move is not the one that ends the game soonest, say so.
+function soonerText(m) {
+  if (!m.sooner) return "";
+  const by = m.sooner.after.value === "loss" ? "ends later" : "ends sooner";
+  return ` (best by the rule: the next removal in ${m.dtc} plies, as fast as any; ${m.sooner.move} ${by}: ${standingText(m.sooner.after)})`;
+}
+
+// The distances to the next removal that ranked a move below the best.
+function dtcText(m) {
+  return m.dtc !== null && m.best_dtc !== null ? ` (next removal in ${m.best_dtc} plies, this move ${m.dtc})` : "";
+}
+
 function renderReview() {
   const r = state.review;
   if (!r) return;
@@ -563,7 +579,7 @@ function renderReview() {
     li.className = `reviewed ${m.mark}` + (m.ply === state.cursor ? " current" : "");
     li.dataset.ply = String(m.ply);
     li.textContent = `${sideName(m.side)} ${m.move}: ${markWords(m)}` +
-      (m.mark === "best" ? "" : ` (${standingText(m.before)} before, ${standingText(m.after)} after${m.best ? `; best was ${m.best}` : ""})`);
+      (m.mark === "best" ? soonerText(m) : ` (${standingText(m.before)} before, ${standingText(m.after)} after${m.best ? `; best was ${m.best}${dtcText(m)}` : ""})`);
     li.addEventListener("click", () => goTo(m.ply));
     ol.appendChild(li);
   });
@@ -716,7 +732,7 @@ async function showSector(sector) {
 // The game in the page's URL: ?position=START[&moves=...][&ply=N][&counter=C].
 function gameFromUrl() {
   const q = new URLSearchParams(location.search);
-  state.start = q.get("position") || START;
+  state.start = q.get("position") || OPENING || START;
   const moves = q.get("moves");
   state.moves = moves ? moves.trim().split(/\s+/) : [];
   const ply = q.get("ply");
@@ -728,8 +744,11 @@ async function start() {
   try {
     const h = await api("/api/health");
     if (h.start) START = h.start;
+    if (h.example) OPENING = h.example;
     const n = Number(START.split(" ")[2]);
-    $("variant").textContent = `${h.rules} rules` + (n < 9 ? `; the game with ${n} stones a side` : "");
+    const opened = OPENING && !new URLSearchParams(location.search).has("position");
+    $("variant").textContent = `${h.rules} rules` + (n < 9 ? `; the game with ${n} stones a side` : "") +
+      (opened ? "; shown: its longest win, New game starts the game" : "");
   } catch (e) { /* the page still works without */ }
   if (location.pathname === "/stats") {
     $("stats").hidden = false;

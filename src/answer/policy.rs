@@ -600,11 +600,6 @@ fn ends_within(v: Value, room: u16) -> bool {
     v.plies().is_some_and(|p| p <= room)
 }
 
-/// The sort key of a move under the rule, from its child's standing: the
-/// mover's wins that keep the win (fastest conversion first), cursed wins,
-/// draws, blessed losses, losses (slowest first). A conversion counts from
-/// the mover: one ply for a removal or a move that ends the game, one more
-/// than the child's `dtc` otherwise.
 /// How good `m` is for the side making it, lower first: the order of
 /// [`Database::answer_at`]'s list where the move carries its standing under
 /// the rule, else of the plain value ([`Value::cmp_as_child`]). Moves with
@@ -641,19 +636,34 @@ pub enum Outcome {
     Loss,
 }
 
+/// The sort key of a move under the rule, from its child's standing: the
+/// mover's wins that keep the win (fastest [`conversion`] first), cursed
+/// wins, draws, blessed losses, losses (slowest conversion first).
 fn rule_order(m: &EvaluatedMove) -> (u8, i32) {
-    let child = m.rule.expect("set by answer_at");
-    let converts = m.mv.remove.is_some() || m.value == Value::Loss(0);
-    let d = if converts {
-        1
-    } else {
-        child.dtc.map_or(0, |d| i32::from(d) + 1)
-    };
+    let d = conversion(m).map_or(0, i32::from);
     let rank = Standing::of(m).rank();
-    match child.category {
+    match m.rule.expect("set by answer_at").category {
         Category::Loss => (rank, d),
         Category::Win => (rank, -d),
         _ => (rank, 0),
+    }
+}
+
+/// Under the no-removal rule, for a move that wins or loses there: the
+/// plies from the position before `m` to the next removal or the end of
+/// the game along it, `m` included (1 for a move that removes a stone or
+/// ends the game); what orders such moves ([`preference`]). `None` for a
+/// move without its standing under the rule, or one that leads to a draw
+/// there.
+pub fn conversion(m: &EvaluatedMove) -> Option<u16> {
+    let child = m.rule?;
+    if !matches!(child.category, Category::Win | Category::Loss) {
+        return None;
+    }
+    if m.mv.remove.is_some() || m.value == Value::Loss(0) {
+        Some(1)
+    } else {
+        child.dtc.map(|d| d + 1)
     }
 }
 

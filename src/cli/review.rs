@@ -2,7 +2,7 @@
 
 use super::{DbArgs, Failure, LimitArgs, PositionArgs, write_json};
 use clap::Args;
-use millbase::play::review::{Mark, Standing, review, review_json, summary};
+use millbase::play::review::{Mark, Reviewed, Standing, review, review_json, summary};
 use millbase::rules::position::{Color, Position};
 use millbase::solve::value::Value;
 use std::io::Write;
@@ -48,7 +48,7 @@ pub fn run(a: ReviewArgs, out: &mut impl Write) -> Result<(), Failure> {
             Color::White => m.ply.div_ceil(2),
             Color::Black => m.ply / 2 + 1,
         };
-        let best = m.best.map_or(String::new(), |b| format!("; best {b}"));
+        let best = notes(m);
         writeln!(
             out,
             "{:>4}. {:<6} {:<10} {:<8} {} -> {}{best}",
@@ -70,6 +70,32 @@ pub fn run(a: ReviewArgs, out: &mut impl Write) -> Result<(), Failure> {
     Ok(())
 }
 
+/// What follows a move's standings: the best move where another was
+/// played, and under the rule the distances that ordered them ("dtc": plies
+/// to the next removal or the end), or the move that ends the game sooner
+/// where a best move is not the one.
+fn notes(m: &Reviewed) -> String {
+    let mut out = String::new();
+    if let Some(b) = m.best {
+        out += &format!("; best {b}");
+        if let (Some(d), Some(bd)) = (m.dtc, m.best_dtc) {
+            out += &format!(" (dtc {bd}, this move {d})");
+        }
+    }
+    if let Some((mv, after)) = m.sooner {
+        let d = m.dtc.map_or(String::new(), |d| format!("dtc {d}, "));
+        let by = match after.value {
+            Value::Loss(_) => "ends later",
+            _ => "ends sooner",
+        };
+        out += &format!(
+            "; best by the rule ({d}no removal sooner); {by}: {mv}, {}",
+            standing(after)
+        );
+    }
+    out
+}
+
 /// "1 best", "2 keeps", "0 mistakes", "1 blunder".
 fn mark_count(n: usize, m: Mark) -> String {
     let plural = n != 1 && matches!(m, Mark::Mistake | Mark::Blunder);
@@ -77,7 +103,10 @@ fn mark_count(n: usize, m: Mark) -> String {
 }
 
 fn first_line(start: &Position, plies: usize) -> String {
-    format!("{plies} plies from {start}; each move from its mover's side, before -> after")
+    format!(
+        "{} from {start}; each move from its mover's side, before -> after",
+        super::text::count(plies as u64, "ply", "plies")
+    )
 }
 
 /// "wins in 7", "draws", "loses in 4", with the rule's category where it

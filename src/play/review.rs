@@ -2,7 +2,7 @@
 //! judged from its mover's side by the database, before and after it, and
 //! the best move where another was played.
 
-use crate::answer::policy::{EvaluatedMove, Outcome, outcome_for_mover, preference};
+use crate::answer::policy::{EvaluatedMove, Outcome, conversion, outcome_for_mover, preference};
 use crate::answer::query::{Database, QueryError};
 use crate::play::players::arena::Judgement;
 use crate::rules::game::Game;
@@ -86,6 +86,19 @@ pub struct Reviewed {
     pub mark: Mark,
     /// The best move, where the one played was not among the best.
     pub best: Option<Move>,
+    /// Under the no-removal rule, where the mover wins or loses after the
+    /// move: the plies from before it to the next removal or the end of the
+    /// game along it ([`conversion`]), what a win is played fastest by.
+    pub dtc: Option<u16>,
+    /// The same for the best move, where the one played was not among the
+    /// best.
+    pub best_dtc: Option<u16>,
+    /// Under the rule, for a move among the best that does not end the game
+    /// soonest (a win) or latest (a loss) of the moves keeping its outcome:
+    /// the move that does, with the mover's standing after it. The rule
+    /// orders wins by their next removal first, so a best move can be
+    /// slower to the end than another.
+    pub sooner: Option<(Move, Standing)>,
 }
 
 /// Reviews every move of `game` against `db`: the answers at each position
@@ -106,6 +119,11 @@ pub fn review(db: &Database, game: &Game, search: bool) -> Result<Vec<Reviewed>,
         let best_key = preference(top);
         let fastest = preference(played) == best_key;
         let mark = Mark::of(outcome_for_mover(top), outcome_for_mover(played), fastest);
+        let sooner = if fastest && played.rule.is_some() {
+            plain_fastest(&answer.moves, played)
+        } else {
+            None
+        };
         out.push(Reviewed {
             ply: k + 1,
             side: pos.side,
@@ -117,9 +135,31 @@ pub fn review(db: &Database, game: &Game, search: bool) -> Result<Vec<Reviewed>,
             after: after_for_mover(played),
             mark,
             best: (!fastest).then_some(top.mv),
+            dtc: conversion(played),
+            best_dtc: if fastest { None } else { conversion(top) },
+            sooner,
         });
     }
     Ok(out)
+}
+
+/// Among `moves` of the same outcome as `played` for the mover, the one
+/// that ends the game soonest for a win, latest for a loss, where it ends
+/// it sooner (later) than `played`; with the mover's standing after it.
+fn plain_fastest(moves: &[EvaluatedMove], played: &EvaluatedMove) -> Option<(Move, Standing)> {
+    let outcome = outcome_for_mover(played);
+    if outcome == Outcome::Draw {
+        return None;
+    }
+    let key = |m: &EvaluatedMove| match m.value {
+        Value::Loss(n) => i32::from(n),
+        Value::Win(n) => -i32::from(n),
+        Value::Draw => 0,
+    };
+    let best = (moves.iter())
+        .filter(|m| outcome_for_mover(m) == outcome)
+        .min_by_key(|m| key(m))?;
+    (key(best) < key(played)).then(|| (best.mv, after_for_mover(best)))
 }
 
 /// The mover's standing after `m`, from the standing of the opponent there.
@@ -148,10 +188,12 @@ pub fn summary(moves: &[Reviewed], side: Color) -> [usize; 4] {
     n
 }
 
-/// `{"moves": [{"ply", "side", "move", "before", "after", "mark", "best"}],
-/// "summary": {"white": {MARK: N, ...}, "black": {...}}}`: the JSON of a
-/// review (`millbase review --json`, `/api/review`), each standing
-/// `{"value", "plies"}` with its `"category"` under the no-removal rule.
+/// `{"moves": [{"ply", "side", "move", "before", "after", "mark", "best",
+/// "dtc", "best_dtc", "sooner"}], "summary": {"white": {MARK: N, ...},
+/// "black": {...}}}`: the JSON of a review (`millbase review --json`,
+/// `/api/review`), each standing `{"value", "plies"}` with its
+/// `"category"` under the no-removal rule; `"sooner"` is
+/// `{"move", "after"}` or null ([`Reviewed`]).
 pub fn review_json(moves: &[Reviewed]) -> serde_json::Value {
     let side = |c: Color| {
         let n = summary(moves, c);
@@ -183,5 +225,8 @@ fn move_json(m: &Reviewed) -> serde_json::Value {
         "after": standing_json(m.after),
         "mark": m.mark.name(),
         "best": m.best.map(|b| b.to_string()),
+        "dtc": m.dtc,
+        "best_dtc": m.best_dtc,
+        "sooner": m.sooner.map(|(mv, s)| serde_json::json!({"move": mv.to_string(), "after": standing_json(s)})),
     })
 }

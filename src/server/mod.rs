@@ -133,7 +133,19 @@ fn bounded(mut message: String) -> String {
 impl From<QueryError> for ApiError {
     fn from(e: QueryError) -> ApiError {
         let status = match &e {
-            QueryError::PlacementPhase(_) => StatusCode::NOT_FOUND,
+            // the server answers from its tables and searches nothing: the
+            // library's message would send the user to a search
+            QueryError::PlacementPhase(p) => {
+                return ApiError::new(
+                    StatusCode::NOT_FOUND,
+                    format!(
+                        "{p}: the database lacks the placement sector {} of this position \
+                         (stones in hand) and this server answers from its tables only; \
+                         GET /api/health names the start of the largest game it holds",
+                        Subspace::of(p)
+                    ),
+                );
+            }
             QueryError::Counter(_) => StatusCode::BAD_REQUEST,
             QueryError::Storage(s) => storage_status(s),
         };
@@ -471,6 +483,9 @@ struct Health {
     /// for `generate --max-stones 5`), `null` for one without the placement
     /// phase.
     start: Option<String>,
+    /// On a database without the 9-stone game, a decided position the page
+    /// opens with ([`example_of`]); `null` otherwise.
+    example: Option<String>,
     /// The files found damaged, relative to the database.
     damaged: Vec<Damaged>,
 }
@@ -482,19 +497,20 @@ struct Damaged {
 }
 
 async fn health(State(shared): State<Arc<Shared>>) -> Result<Json<Health>, ApiError> {
-    let (sectors, start, damaged) = blocking(&shared, |s| {
+    let (sectors, start, example, damaged) = blocking(&shared, |s| {
         let present = s.db.dir().present();
         let sectors = present.iter().map(|x| x.to_string()).collect();
         // the largest game's start, where the placement phase is there
         let has_placement = present.iter().any(|x| !x.is_movement());
         let start = has_placement.then(|| crate::answer::query::start_of(&present).to_string());
+        let example = example_of(&s.db, &present);
         let damaged: Vec<Damaged> = (s.db.check_files().into_iter())
             .map(|(file, error)| Damaged {
                 file: file.display().to_string(),
                 error: bounded(s.public(ApiError::bad_request(error)).message),
             })
             .collect();
-        Ok((sectors, start, damaged))
+        Ok((sectors, start, example, damaged))
     })
     .await?;
     Ok(Json(Health {
@@ -502,8 +518,25 @@ async fn health(State(shared): State<Arc<Shared>>) -> Result<Json<Health>, ApiEr
         variant: shared.db.variant().name(),
         sectors,
         start,
+        example,
         damaged,
     }))
+}
+
+/// A position worth playing on a database that lacks the 9-stone game,
+/// whose own start is a wall of draws: the longest win for the side to move
+/// of its largest movement pair with as many stones on each side, as the
+/// pair's kept report lists it. `None` for a database with the whole game,
+/// or where that report was not kept.
+fn example_of(db: &Database, present: &[Subspace]) -> Option<String> {
+    if crate::answer::query::start_of(present) == Position::initial() {
+        return None;
+    }
+    let pair = (present.iter())
+        .filter(|x| x.is_movement() && x.mover == x.opponent)
+        .max_by_key(|x| x.mover)?;
+    let report = records::kept_sector_report(db, *pair).ok()??;
+    Some(report.longest_wins.first()?.position.clone())
 }
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
