@@ -924,8 +924,10 @@ fn review_marks_every_move_as_the_brute_force_does() {
     assert!(marks.len() >= 3, "random games see most marks: {marks:?}");
 }
 
-/// `millbase play` in the terminal: moves typed in, the computer's replies,
-/// undo, hint, bad input, and a game to its end, without a database.
+/// `millbase play` in the terminal: moves typed in, numbered as players
+/// number them, the computer's replies, undo naming what it took back, hint,
+/// bad input answered without the board again, the record at the end, and
+/// a game to its end, without a database.
 #[test]
 fn play_a_game_in_the_terminal() {
     let play = |args: &[&str], input: &str| -> String {
@@ -939,21 +941,48 @@ fn play_a_game_in_the_terminal() {
     let start = "........................ w 3 3";
     let text = play(
         &["--level", "simple", "--position", start],
-        "D1\nhint\nundo\nd1 a1\nb7\nd1\nd1\nquit\n",
+        "D1\nhint\nundo\nd1 a1\nb7\nd1\nd1\nd1\nquit\n",
     );
     assert!(
         text.contains("You play White against the simple level"),
         "{text}"
     );
-    assert!(text.contains("The computer plays"), "{text}");
-    assert!(text.contains("Hint: "), "{text}");
+    // the computer's reply carries Black's number, the prompt White's next
+    let reply = text.split("The computer plays 1... ").nth(1).unwrap();
+    let first: String = reply.chars().take_while(|c| *c != '.').collect();
+    assert!(text.contains("2. your move: Hint: "), "{text}");
+    assert!(text.contains("(the hard level's move; no database, no value)"), "{text}");
+    assert!(
+        text.contains(&format!("Took back d1 (yours) and {first} (the computer's).")),
+        "{text}"
+    );
     assert!(text.contains("One move at a time"), "{text}");
     assert!(text.contains("b7 is not a point"), "{text}");
     assert!(text.contains("d1: d1 is not empty"), "{text}");
     // after the undo the start stands again, White to move
-    let after_undo = text.split("Hint: ").nth(1).unwrap();
+    let after_undo = text.split("Took back").nth(1).unwrap();
     assert!(after_undo.contains(start), "{text}");
-    // the computer as White; random moves typed until the game ends
+    // bad words are answered without the board: between the two refusals
+    // of d1 no diagram stands
+    let refusals: Vec<&str> = text.split("d1: d1 is not empty").collect();
+    assert_eq!(refusals.len(), 3, "{text}");
+    assert!(!refusals[1].contains("---"), "{text}");
+    // quit prints the record and the review command of the game, whose
+    // review reads the same record
+    let record = text.split("The game: ").nth(1).unwrap().lines().next().unwrap();
+    let words: Vec<&str> = record.split(' ').collect();
+    assert_eq!(words.len(), 3, "{text}");
+    assert_eq!(words[..2], ["1.", "d1"], "{text}");
+    assert!(text.contains(&format!("The computer plays 1... {}.", words[2])), "{text}");
+    assert!(
+        text.contains(&format!(
+            "Review it: millbase review --db DIR --position \"{start}\" --moves \"{record}\""
+        )),
+        "{text}"
+    );
+
+    // the computer as White; random moves typed until the game ends or the
+    // input does: either way the record is printed
     let mut input = String::new();
     for p in ["a1", "d1", "g1", "b2", "d2", "f2", "c3", "d3", "e3"] {
         input.push_str(&format!("{p}\n"));
@@ -963,6 +992,48 @@ fn play_a_game_in_the_terminal() {
         &input,
     );
     assert!(text.contains("You play Black"), "{text}");
+    assert!(text.starts_with("You play Black") && text.contains("\nThe computer plays 1. "), "{text}");
+    assert!(text.contains("1... your move: "), "{text}");
+    let record = text.split("The game: 1. ").nth(1).unwrap().lines().next().unwrap();
+    // every move of the record was announced or typed, in turn
+    let moves: Vec<&str> = (record.split_whitespace()).filter(|w| !w.ends_with('.')).collect();
+    assert!(moves.len() >= 2, "{text}");
+    for (k, mv) in moves.iter().enumerate() {
+        if k % 2 == 0 {
+            let n = k / 2 + 1;
+            assert!(text.contains(&format!("The computer plays {n}. {mv}.")), "{mv}: {text}");
+        } else {
+            assert!(input.lines().any(|l| l == *mv), "{mv}: {text}");
+        }
+    }
+}
+
+/// With a database, a hint gives its move's value for the side to move.
+#[test]
+fn a_hint_from_the_database_gives_its_value() {
+    let dir = generated(&["--max-stones", "3"]);
+    let db = dir.path().to_str().unwrap();
+    // the 3-stone game's start, a win in 23 plies
+    let pos = "........................ w 3 3";
+    let o = common::run_with_input(
+        &["play", "--db", db, "--level", "perfect", "--position", pos],
+        "hint\nquit\n",
+    );
+    assert!(o.status.success());
+    let text = String::from_utf8(o.stdout).unwrap();
+    let v: serde_json::Value = serde_json::from_slice(
+        &run(&["query", "--db", db, pos, "--json", "--best"]).stdout,
+    )
+    .unwrap();
+    let want = match (v["value"].as_str().unwrap(), v["plies"].as_u64()) {
+        ("loss", Some(0)) => "you win at once".to_string(),
+        ("loss", Some(n)) => format!("you win in {n} pl"),
+        ("win", Some(n)) => format!("you lose in {n} pl"),
+        _ => "a draw".to_string(),
+    };
+    let hint = format!("Hint: {}: {want}", v["move"].as_str().unwrap());
+    assert!(text.contains(&hint), "{hint}: {text}");
+    assert!(text.contains("No move was played."), "{text}");
 }
 
 /// Under the no-removal rule the text groups moves by their category: the

@@ -1,16 +1,19 @@
 //! `millbase play`: a game against a level in the terminal.
 
-use super::text::board;
+use super::text::{board, count};
 use super::{Failure, RuleArgs, parse_level, parse_position, start_within};
 use clap::{Args, ValueEnum};
+use millbase::answer::policy::EvaluatedMove;
 use millbase::answer::query::Database;
 use millbase::play::players::{Level, answer_for};
 use millbase::rules::game::Game;
 use millbase::rules::moves::{parse_move, record_words};
-use millbase::rules::position::Color;
+use millbase::rules::position::{Color, Position};
+use millbase::solve::counter::Category;
+use millbase::solve::value::Value;
 use millbase::rules::variant::{DEFAULT_MOVE_LIMIT, MAX_MOVE_LIMIT};
 use std::io::{BufRead, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 /// The side the person plays.
@@ -39,10 +42,11 @@ pub struct PlayArgs {
     /// Seed of the computer's choices among equal moves.
     #[arg(long, value_name = "S", default_value_t = 1)]
     seed: u64,
-    /// Plies without a removal that draw the game.
-    #[arg(long, value_name = "L", default_value_t = DEFAULT_MOVE_LIMIT,
+    /// Plies without a removal that draw the game (default: the move limit
+    /// of the database's no-removal tables, else 100).
+    #[arg(long, value_name = "L",
           value_parser = clap::value_parser!(u16).range(1..=i64::from(MAX_MOVE_LIMIT)))]
-    move_limit: u16,
+    move_limit: Option<u16>,
     #[command(flatten)]
     variant: RuleArgs,
 }
@@ -64,65 +68,89 @@ pub fn run(a: PlayArgs, out: &mut impl Write) -> Result<(), Failure> {
         Side::White => Color::White,
         Side::Black => Color::Black,
     };
-    let mut game = Game::with_move_limit(start, variant, 0, a.move_limit);
+    // against a database, its own move limit unless one is given: the
+    // game is asked as every front end asks it
+    let mut game = match (&db, a.move_limit) {
+        (Some(db), None) => db.new_game(start, None)?,
+        (_, limit) => Game::with_move_limit(start, variant, 0, limit.unwrap_or(DEFAULT_MOVE_LIMIT)),
+    };
     writeln!(
         out,
-        "You play {} against the {} level ({} rules). Type a move (d1, d1-d2, d1-d2xa7), \
-         undo, hint or quit.",
+        "You play {} against the {} level ({} rules; {} plies without a removal draw). \
+         Type a move (d1, d1-d2, d1-d2xa7), undo, hint or quit.",
         you.name(),
         a.level.name(),
-        variant.name()
+        variant.name(),
+        game.move_limit()
     )?;
     let mut lines = std::io::stdin().lock().lines();
+    let mut changed = true;
     loop {
-        writeln!(out)?;
-        board(out, &game.position())?;
+        // the board once a move has changed it, where the person looks at
+        // it: before their move or at the end
+        let look = game.result().is_some() || game.position().side == you;
+        if look && std::mem::take(&mut changed) {
+            writeln!(out)?;
+            board(out, &game.position())?;
+        }
         if let Some(r) = game.result() {
             writeln!(out, "The game is over: {r}.")?;
-            writeln!(out, "{}", game.numbered_record())?;
-            return Ok(());
+            return write_record(out, &game, a.db.as_deref());
         }
         if game.position().side != you {
+            let number = numbered(&game);
             let mv = computer.choose(&game).map_err(Failure::fault)?;
             game.play(mv).map_err(Failure::fault)?;
-            writeln!(out, "The computer plays {mv}.")?;
+            writeln!(out, "The computer plays {number}{mv}.")?;
+            changed = true;
             continue;
         }
-        write!(out, "Your move: ")?;
+        write!(out, "{}your move: ", numbered(&game))?;
         out.flush()?;
         let Some(line) = lines.next() else {
             writeln!(out)?;
-            return Ok(());
+            return write_record(out, &game, a.db.as_deref());
         };
         let line = line.map_err(|e| Failure::fault(format!("reading your move: {e}")))?;
         match line.trim() {
             "" => {}
-            "quit" | "q" => return Ok(()),
+            "quit" | "q" => return write_record(out, &game, a.db.as_deref()),
             "undo" | "u" => {
                 // the computer's reply and your move, back to your turn
-                let mut undone = 0;
-                while game.undo().is_some() {
-                    undone += 1;
+                let mut undone = vec![];
+                while let Some(mv) = game.undo() {
+                    let whose = if game.position().side == you {
+                        "yours"
+                    } else {
+                        "the computer's"
+                    };
+                    undone.push(format!("{mv} ({whose})"));
                     if game.position().side == you {
                         break;
                     }
                 }
-                if undone == 0 {
+                if undone.is_empty() {
                     writeln!(out, "Nothing to undo.")?;
+                } else {
+                    undone.reverse();
+                    writeln!(out, "Took back {}.", undone.join(" and "))?;
+                    changed = true;
                 }
             }
             "hint" | "h" => {
                 let hint = match (&db, &mut helper) {
-                    (Some(db), _) => answer_for(db, &game)
-                        .map_err(Failure::from)?
-                        .moves
-                        .first()
-                        .map(|m| m.mv),
-                    (None, Some(helper)) => Some(helper.choose(&game).map_err(Failure::fault)?),
+                    (Some(db), _) => {
+                        let answer = answer_for(db, &game).map_err(Failure::from)?;
+                        (answer.moves.first()).map(|m| format!("{}: {}", m.mv, hint_value(m)))
+                    }
+                    (None, Some(helper)) => {
+                        let mv = helper.choose(&game).map_err(Failure::fault)?;
+                        Some(format!("{mv} (the hard level's move; no database, no value)"))
+                    }
                     (None, None) => None,
                 };
                 match hint {
-                    Some(mv) => writeln!(out, "Hint: {mv}")?,
+                    Some(h) => writeln!(out, "Hint: {h}")?,
                     None => writeln!(out, "No hint: no legal move.")?,
                 }
             }
@@ -135,10 +163,59 @@ pub fn run(a: PlayArgs, out: &mut impl Write) -> Result<(), Failure> {
                 let played = parse_move(word)
                     .map_err(|e| e.to_string())
                     .and_then(|mv| game.play(mv).map_err(|e| e.reason));
-                if let Err(why) = played {
-                    writeln!(out, "{word}: {why}")?;
+                match played {
+                    Ok(()) => changed = true,
+                    Err(why) => writeln!(out, "{word}: {why}")?,
                 }
             }
         }
     }
+}
+
+/// The number of the move about to be played as players write it: `3. `
+/// for White, `3... ` for Black.
+fn numbered(game: &Game) -> String {
+    let n = game.move_number();
+    match game.position().side {
+        Color::White => format!("{n}. "),
+        Color::Black => format!("{n}... "),
+    }
+}
+
+/// What the hinted move `m` does for its mover: "you win in 28 plies",
+/// under the no-removal rule where it draws a win or a loss, that too.
+fn hint_value(m: &EvaluatedMove) -> String {
+    let plain = match m.value {
+        Value::Loss(0) => "you win at once".to_string(),
+        Value::Loss(n) => format!("you win in {}", count(u64::from(n), "ply", "plies")),
+        Value::Win(n) => format!("you lose in {}, the slowest loss", count(u64::from(n), "ply", "plies")),
+        Value::Draw => "a draw".to_string(),
+    };
+    match m.rule.map(|r| r.category) {
+        Some(Category::CursedWin | Category::BlessedLoss) if m.value != Value::Draw => {
+            format!("{plain}, a draw under the no-removal rule")
+        }
+        _ => plain,
+    }
+}
+
+/// The game's record, and the command that reviews it.
+fn write_record(out: &mut impl Write, game: &Game, db: Option<&Path>) -> Result<(), Failure> {
+    if game.moves().is_empty() {
+        writeln!(out, "No move was played.")?;
+        return Ok(());
+    }
+    let record = game.numbered_record();
+    writeln!(out, "The game: {record}")?;
+    let db = db.map_or("DIR".to_string(), |d| d.display().to_string());
+    let start = if game.start() == Position::initial() {
+        String::new()
+    } else {
+        format!(" --position \"{}\"", game.start())
+    };
+    writeln!(
+        out,
+        "Review it: millbase review --db {db}{start} --moves \"{record}\""
+    )?;
+    Ok(())
 }

@@ -343,6 +343,14 @@ impl Game {
         moves::legal_moves(&self.position(), self.variant)
     }
 
+    /// The number of the move about to be played, as players number moves
+    /// (in pairs, White's first): 1 at the start of a game from the
+    /// initial position, 2 after White's and Black's first moves.
+    pub fn move_number(&self) -> usize {
+        let black_first = usize::from(self.start.side == Color::Black);
+        (self.moves.len() + black_first) / 2 + 1
+    }
+
     /// The moves as a record: `d1 a1 d2 ...`.
     pub fn record(&self) -> String {
         let words: Vec<String> = self.moves.iter().map(Move::to_string).collect();
