@@ -228,7 +228,9 @@ async fn the_explorer_in_a_real_browser() {
     // the page opens a decided position of the 4-stone game, the longest
     // win of its largest pair, and New game the start of that game
     let health = api(&url, "/api/health");
-    let example = health["example"].as_str().expect("a small database's example");
+    let example = health["example"]
+        .as_str()
+        .expect("a small database's example");
     c.goto(&url).await.unwrap();
     assert_eq!(shown(&c, Some(example)).await, example);
     let plain = |p: &str| {

@@ -951,9 +951,14 @@ fn play_a_game_in_the_terminal() {
     let reply = text.split("The computer plays 1... ").nth(1).unwrap();
     let first: String = reply.chars().take_while(|c| *c != '.').collect();
     assert!(text.contains("2. your move: Hint: "), "{text}");
-    assert!(text.contains("(the hard level's move; no database, no value)"), "{text}");
     assert!(
-        text.contains(&format!("Took back d1 (yours) and {first} (the computer's).")),
+        text.contains("(the hard level's move; no database, no value)"),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!(
+            "Took back d1 (yours) and {first} (the computer's)."
+        )),
         "{text}"
     );
     assert!(text.contains("One move at a time"), "{text}");
@@ -969,11 +974,20 @@ fn play_a_game_in_the_terminal() {
     assert!(!refusals[1].contains("---"), "{text}");
     // quit prints the record and the review command of the game, whose
     // review reads the same record
-    let record = text.split("The game: ").nth(1).unwrap().lines().next().unwrap();
+    let record = text
+        .split("The game: ")
+        .nth(1)
+        .unwrap()
+        .lines()
+        .next()
+        .unwrap();
     let words: Vec<&str> = record.split(' ').collect();
     assert_eq!(words.len(), 3, "{text}");
     assert_eq!(words[..2], ["1.", "d1"], "{text}");
-    assert!(text.contains(&format!("The computer plays 1... {}.", words[2])), "{text}");
+    assert!(
+        text.contains(&format!("The computer plays 1... {}.", words[2])),
+        "{text}"
+    );
     assert!(
         text.contains(&format!(
             "Review it: millbase review --db DIR --position \"{start}\" --moves \"{record}\""
@@ -992,16 +1006,30 @@ fn play_a_game_in_the_terminal() {
         &input,
     );
     assert!(text.contains("You play Black"), "{text}");
-    assert!(text.starts_with("You play Black") && text.contains("\nThe computer plays 1. "), "{text}");
+    assert!(
+        text.starts_with("You play Black") && text.contains("\nThe computer plays 1. "),
+        "{text}"
+    );
     assert!(text.contains("1... your move: "), "{text}");
-    let record = text.split("The game: 1. ").nth(1).unwrap().lines().next().unwrap();
+    let record = text
+        .split("The game: 1. ")
+        .nth(1)
+        .unwrap()
+        .lines()
+        .next()
+        .unwrap();
     // every move of the record was announced or typed, in turn
-    let moves: Vec<&str> = (record.split_whitespace()).filter(|w| !w.ends_with('.')).collect();
+    let moves: Vec<&str> = (record.split_whitespace())
+        .filter(|w| !w.ends_with('.'))
+        .collect();
     assert!(moves.len() >= 2, "{text}");
     for (k, mv) in moves.iter().enumerate() {
         if k % 2 == 0 {
             let n = k / 2 + 1;
-            assert!(text.contains(&format!("The computer plays {n}. {mv}.")), "{mv}: {text}");
+            assert!(
+                text.contains(&format!("The computer plays {n}. {mv}.")),
+                "{mv}: {text}"
+            );
         } else {
             assert!(input.lines().any(|l| l == *mv), "{mv}: {text}");
         }
@@ -1021,10 +1049,9 @@ fn a_hint_from_the_database_gives_its_value() {
     );
     assert!(o.status.success());
     let text = String::from_utf8(o.stdout).unwrap();
-    let v: serde_json::Value = serde_json::from_slice(
-        &run(&["query", "--db", db, pos, "--json", "--best"]).stdout,
-    )
-    .unwrap();
+    let v: serde_json::Value =
+        serde_json::from_slice(&run(&["query", "--db", db, pos, "--json", "--best"]).stdout)
+            .unwrap();
     let want = match (v["value"].as_str().unwrap(), v["plies"].as_u64()) {
         ("loss", Some(0)) => "you win at once".to_string(),
         ("loss", Some(n)) => format!("you win in {n} pl"),

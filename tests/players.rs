@@ -394,11 +394,31 @@ fn arena_json_lines_and_summary() {
         );
     }
     seen.sort();
-    assert_eq!(seen, (0..6).collect::<Vec<_>>());
-    let s = &lines[6]["summary"];
+    assert_eq!(seen, (1..=6).collect::<Vec<_>>(), "games numbered from 1");
+    // the summary: the game count, how the games ended (as their lines
+    // say), each level's results in all and by colour
+    let last = &lines[6];
+    assert_eq!(last["games"], 6, "{last}");
+    for reason in ["stones", "blocked", "repetition", "no-removal"] {
+        let n = lines[..6].iter().filter(|g| g["reason"] == reason).count();
+        assert_eq!(last["endings"][reason], n, "{reason}: {last}");
+    }
+    let s = &last["summary"];
     for p in ["perfect", "random"] {
         let n = |k: &str| s[p][k].as_u64().unwrap();
         assert_eq!(n("wins") + n("draws") + n("losses"), 6, "{s}");
+        for k in ["wins", "draws", "losses"] {
+            let by_colour =
+                s[p]["as_white"][k].as_u64().unwrap() + s[p]["as_black"][k].as_u64().unwrap();
+            assert_eq!(by_colour, n(k), "{p} {k}: {s}");
+        }
+        let as_white = lines[..6].iter().filter(|g| g["white"] == p).count() as u64;
+        let w = &s[p]["as_white"];
+        let played_as_white: u64 = ["wins", "draws", "losses"]
+            .iter()
+            .map(|k| w[k].as_u64().unwrap())
+            .sum();
+        assert_eq!(played_as_white, as_white, "{p}: {s}");
         let ci = s[p]["ci95"].as_array().unwrap();
         let score = s[p]["score"].as_f64().unwrap();
         assert!(
@@ -417,6 +437,68 @@ fn arena_json_lines_and_summary() {
     let out = common::run(&["arena", "--white", "perfect", "--black", "random"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("--db"));
+}
+
+/// `arena`'s text: the game count, each level's results in all and by
+/// colour under --swap, the interval, and how the games ended, all as the
+/// JSON of the same run says.
+#[test]
+fn arena_text_summary_says_what_its_json_says() {
+    let (dir, _db) = database(4, false);
+    let out = perfect_against_random(dir.path(), "5", "2", &[]);
+    let text_of = |o: &std::process::Output| String::from_utf8_lossy(&o.stdout).to_string();
+    let json = text_of(&out);
+    let last: serde_json::Value = serde_json::from_str(json.lines().last().unwrap()).unwrap();
+    let mut args = vec![
+        "arena", "--white", "perfect", "--black", "random", "--games", "5", "--swap",
+    ];
+    let db = dir.path().to_str().unwrap();
+    args.extend([
+        "--seed",
+        "2",
+        "--db",
+        db,
+        "--position",
+        "........................ w 4 4",
+    ]);
+    let text = text_of(&common::run(&args));
+    assert!(text.starts_with("5 games, flying rules"), "{text}");
+    let plural = |n: &serde_json::Value, one: &str, many: &str| {
+        let n = n.as_u64().unwrap();
+        format!("{n} {}", if n == 1 { one } else { many })
+    };
+    for p in ["perfect", "random"] {
+        let s = &last["summary"][p];
+        let line = text
+            .lines()
+            .find(|l| l.trim_start().starts_with(p))
+            .unwrap();
+        for (k, one) in [("wins", "win"), ("draws", "draw"), ("losses", "loss")] {
+            assert!(line.contains(&plural(&s[k], one, k)), "{p} {k}: {line}");
+        }
+        let ci = format!(
+            "(95%: {:.3} to {:.3})",
+            s["ci95"][0].as_f64().unwrap(),
+            s["ci95"][1].as_f64().unwrap()
+        );
+        assert!(line.contains(&ci), "{line}");
+        for colour in ["White", "Black"] {
+            let r = &s[format!("as_{}", colour.to_lowercase())];
+            let want = format!(
+                "as {colour}: {}, {}, {}",
+                plural(&r["wins"], "win", "wins"),
+                plural(&r["draws"], "draw", "draws"),
+                plural(&r["losses"], "loss", "losses")
+            );
+            let section = text.split(line).nth(1).unwrap();
+            assert!(section.contains(&want), "{want}: {text}");
+        }
+    }
+    let ended = text.lines().find(|l| l.contains("ended by: ")).unwrap();
+    for (reason, n) in last["endings"].as_object().unwrap() {
+        let n = n.as_u64().unwrap();
+        assert_eq!(ended.contains(&format!("{n} {reason}")), n > 0, "{ended}");
+    }
 }
 
 /// `arena --record`: an interrupted run (its file cut in the middle of a

@@ -60,9 +60,12 @@ fn review_marks_under_the_rule_agree_with_the_best_moves_and_explain_themselves(
     let mut rng = Rng(7);
     // the starts of games, and the longest wins and losses of the movement
     // pairs: decided positions, where the distances matter
-    let mut starts: Vec<Position> = ["........................ w 4 4", "WW.W....BB.B............ w 1 1"]
-        .map(|p| p.parse().unwrap())
-        .to_vec();
+    let mut starts: Vec<Position> = [
+        "........................ w 4 4",
+        "WW.W....BB.B............ w 1 1",
+    ]
+    .map(|p| p.parse().unwrap())
+    .to_vec();
     for pair in ["4-4", "4-3", "3-4", "3-3"] {
         let report = sector_report(&db, pair.parse().unwrap()).unwrap();
         for r in report.longest_wins.iter().chain(&report.longest_losses) {
@@ -146,7 +149,10 @@ fn review_marks_under_the_rule_agree_with_the_best_moves_and_explain_themselves(
     }
     // the sample reaches every case it checks
     assert!(seen > 1000, "{seen} moves reviewed");
-    assert!(sooner_seen > 0, "no best move slower to the end than another");
+    assert!(
+        sooner_seen > 0,
+        "no best move slower to the end than another"
+    );
     assert!(keeps_seen > 0, "no kept outcome at a worse distance");
     assert!(removals > 0, "no removal among decided moves");
 }

@@ -1,19 +1,19 @@
 //! `millbase arena`: games between two levels, on every core.
 
+use super::text::count as count_text;
 use super::{Failure, RuleArgs, ThreadArgs, parse_level, parse_position, start_within, write_json};
 use clap::Args;
 use millbase::answer::query::Database;
 use millbase::play::players::Level;
-use millbase::play::players::arena::{
-    GameRecord, Judgement, PlayedGame, PlayerSummary, Tally, play_game, result_name,
-};
+use millbase::play::players::arena::{Judgement, PlayedGame, play_game, result_name};
+use millbase::play::players::series::{RecordError, RecordFile, RunKey, Series, SeriesTally};
 use millbase::rules::position::Color;
 use millbase::rules::variant::{DEFAULT_MOVE_LIMIT, MAX_MOVE_LIMIT};
 use rayon::prelude::*;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use std::collections::BTreeMap;
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
 
 #[derive(Args)]
@@ -61,97 +61,6 @@ pub struct ArenaArgs {
     record: Option<PathBuf>,
 }
 
-/// The first line of a `--record` file: what decides its games (all but
-/// their number). A run resumes a file only with the same.
-#[derive(Serialize, Deserialize, PartialEq, Debug)]
-struct RunKey {
-    white: String,
-    black: String,
-    swap: bool,
-    seed: u64,
-    position: String,
-    move_limit: u16,
-    variant: String,
-    judged: bool,
-}
-
-#[derive(Serialize, Deserialize)]
-struct RecordHeader<K> {
-    arena: K,
-}
-
-/// The games of `path` for the run `key` (none when the file is missing or
-/// empty). A last line cut short by a killed run is dropped from the file,
-/// once its first line shows the file is this run's record.
-fn read_record(path: &Path, key: &RunKey) -> Result<Vec<GameRecord>, Failure> {
-    let name = path.display();
-    let bytes = match std::fs::read(path) {
-        Ok(b) => b,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(vec![]),
-        Err(e) => return Err(Failure::fault(format!("cannot read {name}: {e}"))),
-    };
-    let foreign = |why: String| {
-        Failure::input(format!(
-            "{name} is not an arena record ({why}): give another --record file"
-        ))
-    };
-    let header_line = serde_json::to_vec(&RecordHeader { arena: key }).expect("serializes");
-    let whole = match bytes.iter().rposition(|&b| b == b'\n') {
-        Some(n) => n + 1,
-        // no line ended: a header cut short by a killed run, or another file
-        None if header_line.starts_with(&bytes) => 0,
-        None => return Err(foreign("no line ends".to_string())),
-    };
-    let text = std::str::from_utf8(&bytes[..whole]).map_err(|_| foreign("not UTF-8".into()))?;
-    let mut lines = text.lines();
-    if let Some(first) = lines.next() {
-        let header: RecordHeader<RunKey> =
-            serde_json::from_str(first).map_err(|e| foreign(e.to_string()))?;
-        if &header.arena != key {
-            return Err(Failure::input(format!(
-                "{name} records another run ({}); this one is {}: give another --record file, or the same arguments",
-                serde_json::to_string(&header.arena).unwrap_or_default(),
-                serde_json::to_string(key).unwrap_or_default(),
-            )));
-        }
-    }
-    if whole < bytes.len() {
-        let f = std::fs::OpenOptions::new().write(true).open(path);
-        f.and_then(|f| f.set_len(whole as u64)).map_err(|e| {
-            Failure::fault(format!(
-                "cannot cut the unfinished last line of {name}: {e}"
-            ))
-        })?;
-    }
-    lines
-        .enumerate()
-        .map(|(n, line)| {
-            serde_json::from_str(line).map_err(|e| {
-                Failure::fault(format!(
-                    "{name} line {}: {e}; remove the line and its game is played again",
-                    n + 2
-                ))
-            })
-        })
-        .collect()
-}
-
-/// Appends `line` and a newline to the record, in one write.
-fn append_line(
-    file: &mut std::fs::File,
-    path: &Path,
-    line: &impl Serialize,
-) -> Result<(), Failure> {
-    let mut text = serde_json::to_vec(line).expect("records serialize");
-    text.push(b'\n');
-    file.write_all(&text).map_err(|e| {
-        Failure::fault(format!(
-            "cannot write {}: {e}; the games kept so far stay there",
-            path.display()
-        ))
-    })
-}
-
 /// One game's line of `--json`.
 #[derive(Serialize)]
 struct GameLine {
@@ -164,17 +73,6 @@ struct GameLine {
     moves: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     mistakes: Option<BTreeMap<&'static str, u64>>,
-}
-
-/// A seed for game `i`'s player of `side`, from the run's seed.
-fn seed_of(seed: u64, i: usize, side: u64) -> u64 {
-    // SplitMix64 of (seed, game, side): distinct games get unrelated seeds
-    let mut z = seed
-        .wrapping_add((i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15))
-        .wrapping_add(side.wrapping_mul(0xD1B5_4A32_D192_ED03));
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
 }
 
 pub fn run(a: ArenaArgs, out: &mut impl Write) -> Result<(), Failure> {
@@ -206,12 +104,11 @@ pub fn run(a: ArenaArgs, out: &mut impl Write) -> Result<(), Failure> {
     let variant = db.as_ref().map_or(a.variant.variant(), |d| d.variant());
     let start = start_within(given, db.as_deref())?;
     a.threads.apply()?;
-    let colours = |i: usize| {
-        if a.swap && i % 2 == 1 {
-            (a.black, a.white)
-        } else {
-            (a.white, a.black)
-        }
+    let series = Series {
+        white: a.white,
+        black: a.black,
+        swap: a.swap,
+        seed: a.seed,
     };
     // the games already kept in --record, and the file the others go to
     let mut done: BTreeMap<usize, PlayedGame> = BTreeMap::new();
@@ -226,11 +123,11 @@ pub fn run(a: ArenaArgs, out: &mut impl Write) -> Result<(), Failure> {
                 move_limit: a.move_limit,
                 variant: variant.name().to_string(),
                 judged: db.is_some(),
+                first_game: 1,
             };
-            let kept = read_record(path, &key)?;
-            let fresh = kept.is_empty() && std::fs::metadata(path).map_or(true, |m| m.len() == 0);
-            for r in kept.into_iter().filter(|r| r.game < a.games) {
-                let (white, black) = colours(r.game);
+            let (file, kept) = RecordFile::open(path, &key).map_err(record_failure)?;
+            for r in kept.into_iter().filter(|r| r.game <= a.games) {
+                let (white, black) = series.colours(r.game);
                 if (r.white.as_str(), r.black.as_str()) != (white.name(), black.name()) {
                     return Err(Failure::fault(format!(
                         "{}: game {} is {} against {}, not {white} against {black}",
@@ -244,14 +141,6 @@ pub fn run(a: ArenaArgs, out: &mut impl Write) -> Result<(), Failure> {
                     .map_err(|e| Failure::fault(format!("{}: {e}", path.display())))?;
                 done.entry(r.game).or_insert(played);
             }
-            let mut file = std::fs::OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(path)
-                .map_err(|e| Failure::input(format!("cannot open {}: {e}", path.display())))?;
-            if fresh {
-                append_line(&mut file, path, &RecordHeader { arena: &key })?;
-            }
             if !done.is_empty() {
                 eprintln!(
                     "{} of {} games kept in {}",
@@ -260,7 +149,7 @@ pub fn run(a: ArenaArgs, out: &mut impl Write) -> Result<(), Failure> {
                     path.display()
                 );
             }
-            Some((file, path.clone()))
+            Some(file)
         }
         None => None,
     };
@@ -270,19 +159,12 @@ pub fn run(a: ArenaArgs, out: &mut impl Write) -> Result<(), Failure> {
         )
         .expect("a valid template"),
     );
-    let mut tallies: BTreeMap<&'static str, Tally> = BTreeMap::new();
-    let mut count = |i: usize, played: &PlayedGame| -> Result<(), Failure> {
-        let (white, black) = colours(i);
-        let result = played.game.result().expect("played to the end");
-        tallies
-            .entry(white.name())
-            .or_default()
-            .add(played, Color::White);
-        tallies
-            .entry(black.name())
-            .or_default()
-            .add(played, Color::Black);
+    let mut tally = SeriesTally::default();
+    let mut count = |number: usize, played: &PlayedGame| -> Result<(), Failure> {
+        let (white, black) = series.colours(number);
+        tally.add((white, black), played);
         if a.json {
+            let result = played.game.result().expect("played to the end");
             let mistakes = db.as_ref().map(|_| {
                 let count = |side| {
                     (played.moves.iter())
@@ -296,7 +178,7 @@ pub fn run(a: ArenaArgs, out: &mut impl Write) -> Result<(), Failure> {
                 ])
             });
             let line = GameLine {
-                game: i,
+                game: number,
                 white: white.name(),
                 black: black.name(),
                 result: result_name(result),
@@ -310,36 +192,38 @@ pub fn run(a: ArenaArgs, out: &mut impl Write) -> Result<(), Failure> {
         bar.inc(1);
         Ok(())
     };
-    for (&i, played) in &done {
-        count(i, played)?;
+    for (&number, played) in &done {
+        count(number, played)?;
     }
     // the other games are played on every core; each finished one is kept,
     // written and counted here as it comes
-    let todo: Vec<usize> = (0..a.games).filter(|i| !done.contains_key(i)).collect();
+    let todo: Vec<usize> = (1..=a.games).filter(|i| !done.contains_key(i)).collect();
     let (tx, rx) = std::sync::mpsc::channel();
-    let (seed, move_limit) = (a.seed, a.move_limit);
+    let move_limit = a.move_limit;
     let mut failure = None;
     std::thread::scope(|s| -> Result<(), Failure> {
         let db = db.as_ref();
         s.spawn(move || {
-            todo.into_par_iter().for_each_with(tx, |tx, i| {
-                let seeds = (seed_of(seed, i, 0), seed_of(seed, i, 1));
-                let played = play_game(start, variant, move_limit, colours(i), seeds, db);
-                let _ = tx.send((i, played));
+            todo.into_par_iter().for_each_with(tx, |tx, number| {
+                let colours = series.colours(number);
+                let seeds = series.seeds(number);
+                let played = play_game(start, variant, move_limit, colours, seeds, db);
+                let _ = tx.send((number, played));
             })
         });
-        for (i, played) in rx {
+        for (number, played) in rx {
             let played = match played {
                 Ok(p) => p,
                 Err(e) => {
-                    failure.get_or_insert(Failure::fault(format!("game {i}: {e}")));
+                    failure.get_or_insert(Failure::fault(format!("game {number}: {e}")));
                     continue;
                 }
             };
-            if let Some((file, path)) = &mut record {
-                append_line(file, path, &played.record(i, colours(i)))?;
+            if let Some(file) = &mut record {
+                let kept = played.record(number, series.colours(number));
+                file.append(&kept).map_err(record_failure)?;
             }
-            count(i, &played)?;
+            count(number, &played)?;
         }
         Ok(())
     })?;
@@ -347,19 +231,15 @@ pub fn run(a: ArenaArgs, out: &mut impl Write) -> Result<(), Failure> {
     if let Some(f) = failure {
         return Err(f);
     }
-    let summary: BTreeMap<&str, _> = tallies.iter().map(|(k, t)| (*k, t.summary())).collect();
+    let summary = tally.summary();
     if a.json {
-        #[derive(Serialize)]
-        struct SummaryLine<'a> {
-            summary: &'a BTreeMap<&'a str, PlayerSummary>,
-        }
-        write_json(out, &SummaryLine { summary: &summary })?;
+        write_json(out, &summary)?;
         return Ok(());
     }
     writeln!(
         out,
-        "{} games, {} rules, from {start}{}:",
-        a.games,
+        "{}, {} rules, from {start}{}:",
+        count_text(summary.games as u64, "game", "games"),
         variant.name(),
         if a.swap {
             ", colours exchanged every second game"
@@ -367,20 +247,31 @@ pub fn run(a: ArenaArgs, out: &mut impl Write) -> Result<(), Failure> {
             ""
         }
     )?;
-    for (name, s) in &summary {
+    for (name, s) in &summary.players {
         writeln!(
             out,
-            "  {name:<8} {:>5} wins {:>5} draws {:>5} losses  score {:.3} (95%: {:.3} to {:.3})  \
+            "  {name:<8} {:>5} {:>5} {:>5}  score {:.3} (95%: {:.3} to {:.3})  \
              {:.1} ms a move (median; at most {:.1})",
-            s.wins,
-            s.draws,
-            s.losses,
+            count_text(s.wins, "win", "wins"),
+            count_text(s.draws, "draw", "draws"),
+            count_text(s.losses, "loss", "losses"),
             s.score,
             s.ci95[0],
             s.ci95[1],
             s.ms_per_move.median,
             s.ms_per_move.max
         )?;
+        if a.swap || a.white == a.black {
+            for (colour, r) in [("White", s.as_white), ("Black", s.as_black)] {
+                writeln!(
+                    out,
+                    "           as {colour}: {}, {}, {}",
+                    count_text(r.wins, "win", "wins"),
+                    count_text(r.draws, "draw", "draws"),
+                    count_text(r.losses, "loss", "losses"),
+                )?;
+            }
+        }
         if let Some(m) = &s.mistakes_per_100 {
             let parts: Vec<String> = m.iter().map(|(p, x)| format!("{p:?} {x:.2}")).collect();
             writeln!(
@@ -390,5 +281,19 @@ pub fn run(a: ArenaArgs, out: &mut impl Write) -> Result<(), Failure> {
             )?;
         }
     }
+    let endings: Vec<String> = (summary.endings.iter())
+        .filter(|(_, n)| **n > 0)
+        .map(|(reason, n)| format!("{n} {reason}"))
+        .collect();
+    writeln!(out, "  ended by: {}", endings.join(", "))?;
     Ok(())
+}
+
+/// A record file that cannot be used: the user's to fix (another file)
+/// or a fault of the disk.
+fn record_failure(e: RecordError) -> Failure {
+    match e {
+        RecordError::Foreign(m) => Failure::input(m),
+        RecordError::Io(m) => Failure::fault(m),
+    }
 }

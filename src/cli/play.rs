@@ -9,9 +9,9 @@ use millbase::play::players::{Level, answer_for};
 use millbase::rules::game::Game;
 use millbase::rules::moves::{parse_move, record_words};
 use millbase::rules::position::{Color, Position};
+use millbase::rules::variant::{DEFAULT_MOVE_LIMIT, MAX_MOVE_LIMIT};
 use millbase::solve::counter::Category;
 use millbase::solve::value::Value;
-use millbase::rules::variant::{DEFAULT_MOVE_LIMIT, MAX_MOVE_LIMIT};
 use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -145,7 +145,9 @@ pub fn run(a: PlayArgs, out: &mut impl Write) -> Result<(), Failure> {
                     }
                     (None, Some(helper)) => {
                         let mv = helper.choose(&game).map_err(Failure::fault)?;
-                        Some(format!("{mv} (the hard level's move; no database, no value)"))
+                        Some(format!(
+                            "{mv} (the hard level's move; no database, no value)"
+                        ))
                     }
                     (None, None) => None,
                 };
@@ -188,7 +190,10 @@ fn hint_value(m: &EvaluatedMove) -> String {
     let plain = match m.value {
         Value::Loss(0) => "you win at once".to_string(),
         Value::Loss(n) => format!("you win in {}", count(u64::from(n), "ply", "plies")),
-        Value::Win(n) => format!("you lose in {}, the slowest loss", count(u64::from(n), "ply", "plies")),
+        Value::Win(n) => format!(
+            "you lose in {}, the slowest loss",
+            count(u64::from(n), "ply", "plies")
+        ),
         Value::Draw => "a draw".to_string(),
     };
     match m.rule.map(|r| r.category) {

@@ -257,6 +257,8 @@ pub struct Tally {
     pub draws: u64,
     /// Games lost.
     pub losses: u64,
+    /// Games won, drawn and lost as White, and as Black.
+    pub by_colour: [Results; 2],
     /// Milliseconds of each move.
     pub ms: Vec<f64>,
     /// Moves made, and mistakes and blunders among them, by phase.
@@ -274,13 +276,42 @@ pub struct PlayerSummary {
     pub losses: u64,
     /// Points per game (a draw half a point).
     pub score: f64,
-    /// The 95% interval of the score (normal approximation).
+    /// The 95% interval of the score: the Wilson score interval, a draw
+    /// counted as half a win (wider than it needs to be where games are
+    /// drawn); 4 wins of 4 give 0.510 to 1.
     pub ci95: [f64; 2],
+    /// The games played as White.
+    pub as_white: Results,
+    /// The games played as Black.
+    pub as_black: Results,
     /// Milliseconds per move: median and largest.
     pub ms_per_move: MsPerMove,
     /// Mistakes and blunders per 100 moves, by phase (with a database).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub mistakes_per_100: Option<BTreeMap<Phase, f64>>,
+}
+
+/// Games won, drawn and lost.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Results {
+    /// Won.
+    pub wins: u64,
+    /// Drawn.
+    pub draws: u64,
+    /// Lost.
+    pub losses: u64,
+}
+
+/// The Wilson score interval at 95% of a proportion `p` seen in `n` trials.
+pub fn wilson95(p: f64, n: u64) -> [f64; 2] {
+    if n == 0 {
+        return [0.0, 1.0];
+    }
+    let (z, n) = (1.96_f64, n as f64);
+    let z2n = z * z / n;
+    let centre = (p + z2n / 2.0) / (1.0 + z2n);
+    let half = z / (1.0 + z2n) * (p * (1.0 - p) / n + z2n / (4.0 * n)).max(0.0).sqrt();
+    [(centre - half).max(0.0), (centre + half).min(1.0)]
 }
 
 /// Median and largest time per move.
@@ -295,11 +326,12 @@ pub struct MsPerMove {
 impl Tally {
     /// Counts `played` for the player of `side`.
     pub fn add(&mut self, played: &PlayedGame, side: Color) {
+        let colour = &mut self.by_colour[usize::from(side == Color::Black)];
         match played.game.result().and_then(|r| r.winner) {
-            Some(w) if w == side => self.wins += 1,
-            Some(_) => self.losses += 1,
-            None => self.draws += 1,
-        }
+            Some(w) if w == side => (self.wins += 1, colour.wins += 1),
+            Some(_) => (self.losses += 1, colour.losses += 1),
+            None => (self.draws += 1, colour.draws += 1),
+        };
         for m in played.moves.iter().filter(|m| m.side == side) {
             self.ms.push(m.ms);
             if let Some(j) = m.judgement {
@@ -312,10 +344,9 @@ impl Tally {
 
     /// The summary of the games counted.
     pub fn summary(&self) -> PlayerSummary {
-        let n = (self.wins + self.draws + self.losses).max(1) as f64;
-        let score = (self.wins as f64 + 0.5 * self.draws as f64) / n;
-        let second = (self.wins as f64 + 0.25 * self.draws as f64) / n;
-        let sd = ((second - score * score).max(0.0) / n).sqrt();
+        let games = self.wins + self.draws + self.losses;
+        let score = (self.wins as f64 + 0.5 * self.draws as f64) / games.max(1) as f64;
+        let [low, high] = wilson95(score, games);
         let round = |x: f64| (x * 1e4).round() / 1e4;
         let mut ms = self.ms.clone();
         ms.sort_by(f64::total_cmp);
@@ -326,10 +357,9 @@ impl Tally {
             draws: self.draws,
             losses: self.losses,
             score: round(score),
-            ci95: [
-                round((score - 1.96 * sd).max(0.0)),
-                round((score + 1.96 * sd).min(1.0)),
-            ],
+            ci95: [round(low), round(high)],
+            as_white: self.by_colour[0],
+            as_black: self.by_colour[1],
             ms_per_move: MsPerMove {
                 median: (median * 100.0).round() / 100.0,
                 max: (max * 100.0).round() / 100.0,
@@ -340,5 +370,46 @@ impl Tally {
                     .collect()
             }),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::wilson95;
+
+    /// The Wilson interval against values computed by hand from its
+    /// formula, and its bounds: inside [0, 1], around the proportion.
+    #[test]
+    fn the_wilson_interval() {
+        // 4 of 4: centre (1 + 1.96²/8) / (1 + 1.96²/4), half-width
+        // 1.96 / (1 + 0.9604) * sqrt(0.9604 / 16)
+        let [lo, hi] = wilson95(1.0, 4);
+        let z2n = 1.96f64 * 1.96 / 4.0;
+        let centre = (1.0 + z2n / 2.0) / (1.0 + z2n);
+        let half = 1.96 / (1.0 + z2n) * (z2n / 16.0).sqrt();
+        assert!((lo - (centre - half)).abs() < 1e-12, "{lo}");
+        assert!((hi - 1.0).abs() < 1e-12, "{hi}");
+        assert!(
+            (0.50..0.52).contains(&lo),
+            "4 of 4 is not 1.000 to 1.000: {lo}"
+        );
+        // no games: nothing known
+        assert_eq!(wilson95(0.0, 0), [0.0, 1.0]);
+        for n in [1u64, 3, 10, 100, 1000] {
+            for k in 0..=n.min(20) {
+                let p = k as f64 / n as f64;
+                let [lo, hi] = wilson95(p, n);
+                assert!(
+                    0.0 <= lo && lo <= p && p <= hi && hi <= 1.0,
+                    "{k}/{n}: {lo} {hi}"
+                );
+            }
+        }
+        // narrower with more games at the same proportion
+        let w = |n| {
+            let [lo, hi] = wilson95(0.5, n);
+            hi - lo
+        };
+        assert!(w(1000) < w(100) && w(100) < w(10));
     }
 }

@@ -18,6 +18,7 @@
 
 pub mod arena;
 pub mod search;
+pub mod series;
 
 use crate::answer::policy::{Answer, Outcome, Standing};
 use crate::answer::query::{Database, QueryError};
