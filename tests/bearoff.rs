@@ -494,11 +494,39 @@ fn the_command_generates_queries_and_refuses_bad_input() {
     let moves = v["moves"].as_array().unwrap();
     assert_eq!(moves.len(), 1, "{v}");
     assert_eq!(moves[0]["move"], "3/off", "{v}");
-    let rolls: Vec<f64> = moves
-        .iter()
-        .map(|m| m["expected_rolls"].as_f64().unwrap())
-        .collect();
+    // 1 2 3 with 21 has several plays: best first, each play's rolls left
+    // those of the position it leads to, asked of the file
+    let o = common::run(&[
+        "bearoff",
+        "best",
+        "--db",
+        os.to_str().unwrap(),
+        "1 2 3",
+        "--roll",
+        "21",
+        "--json",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&out(&o)).unwrap();
+    let moves = v["moves"].as_array().unwrap();
+    assert!(moves.len() >= 3, "{v}");
+    let mut rolls = vec![];
+    for m in moves {
+        let left = m["expected_rolls"].as_f64().unwrap();
+        let after = m["position"].as_str().unwrap();
+        let q = common::run(&[
+            "bearoff",
+            "query",
+            "--db",
+            os.to_str().unwrap(),
+            after,
+            "--json",
+        ]);
+        let q: serde_json::Value = serde_json::from_str(&out(&q)).unwrap();
+        assert_eq!(q["expected_rolls"].as_f64().unwrap(), left, "{m}");
+        rolls.push(left);
+    }
     assert!(rolls.windows(2).all(|w| w[0] <= w[1]), "best first: {v}");
+    assert!(rolls.first() < rolls.last(), "the plays differ: {v}");
 
     // two sides: the same answer for the written position and its ID
     let id = millbase::bearoff::position::position_id(
@@ -622,4 +650,143 @@ fn damaged_gnubg_files_give_errors_or_values_never_a_panic() {
             }
         }
     }
+}
+
+/// The cube as a gnubg user reads it: the stored cubeful equities are the
+/// equities before the cube decision, and `query` gives the decision and
+/// the proper equity after it (checked against the rule written out here
+/// in f64, and against the two positions a gnubg user knows); `best` ranks
+/// by the cubeful equity after each play, which `query` of the position
+/// after it gives; a side written `-` and a finished game; a missing file.
+#[test]
+fn the_cube_action_as_a_gnubg_user_reads_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let ts = dir.path().join("ts6.bd");
+    let db = ts.to_str().unwrap();
+    let o = common::run(&[
+        "bearoff",
+        "generate",
+        "--two-sided",
+        "--points",
+        "6",
+        "--checkers",
+        "6",
+        "--out",
+        db,
+    ]);
+    assert!(o.status.success(), "{}", err(&o));
+    let query = |pos: &str| -> serde_json::Value {
+        let o = common::run(&["bearoff", "query", "--db", db, pos, "--json"]);
+        assert!(o.status.success(), "{pos}: {}", err(&o));
+        serde_json::from_str(&out(&o)).unwrap()
+    };
+    let f = |v: &serde_json::Value| v.as_f64().unwrap();
+    // the decision from the stored equities: double where twice the
+    // opponent-owned equity is at least the undoubled one (and +1 is);
+    // pass where it exceeds +1; half a unit of gnubg's 16 bits allowed
+    let decide = |no_double: f64, opponent: f64| -> (&str, f64) {
+        let tol = 1.0 / 32767.5;
+        if 2.0 * opponent + tol >= no_double && 1.0 >= no_double {
+            if 2.0 * opponent + tol >= 1.0 {
+                ("double-pass", 1.0)
+            } else {
+                ("double-take", 2.0 * opponent)
+            }
+        } else {
+            ("no-double", no_double)
+        }
+    };
+    let mut seen = std::collections::BTreeSet::new();
+    for pos in [
+        "2 5 / 2 3",
+        "1 1 2 4 / 3 3 6",
+        "6 6 / 1 1",
+        "1 / 6 6 6",
+        "3 4 5 / 2 4 6",
+        "1 2 / 1 2",
+        "5 6 / 6 6",
+    ] {
+        let v = query(pos);
+        let c = &v["cubeful"];
+        for (cube, stored) in [("centred", "centred"), ("owned", "owned")] {
+            let (action, equity) = decide(f(&c[stored]), f(&c["opponent"]));
+            let got = &v["cube"][cube];
+            assert_eq!(got["action"], action, "{pos} {cube}: {v}");
+            assert!(
+                (f(&got["equity"]) - equity).abs() < 1e-4,
+                "{pos} {cube}: {v}"
+            );
+            seen.insert(action);
+        }
+    }
+    assert_eq!(seen.len(), 3, "every decision met: {seen:?}");
+    // the two positions of the issue, as gnubg users know them
+    let v = query("2 5 / 2 3");
+    assert_eq!(v["cube"]["centred"]["action"], "double-take", "{v}");
+    assert!(
+        (f(&v["cube"]["centred"]["equity"]) - 0.321).abs() < 5e-4,
+        "{v}"
+    );
+    let v = query("1 1 2 4 / 3 3 6");
+    assert_eq!(v["cube"]["owned"]["action"], "double-pass", "{v}");
+    // the text labels the stored values for what they are
+    let text = out(&common::run(&["bearoff", "query", "--db", db, "2 5 / 2 3"]));
+    assert!(text.contains("before the cube decision"), "{text}");
+    assert!(text.contains("Double, take    +0.3210"), "{text}");
+
+    // best: ranked by the centred-cube equity after the play, which is
+    // the opponent's own cube equity there, negated
+    let o = common::run(&[
+        "bearoff",
+        "best",
+        "--db",
+        db,
+        "3 4 5 / 2 4 6",
+        "--roll",
+        "21",
+        "--json",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&out(&o)).unwrap();
+    let moves = v["moves"].as_array().unwrap();
+    assert!(moves.len() >= 3, "{v}");
+    let mut equities = vec![];
+    for m in moves {
+        let after = query(m["position"].as_str().unwrap());
+        let theirs = f(&after["cube"]["centred"]["equity"]);
+        assert!(
+            (f(&m["centred_cube"]) + theirs).abs() < 1e-9,
+            "{m}: {after}"
+        );
+        equities.push(f(&m["centred_cube"]));
+    }
+    assert!(equities.windows(2).all(|w| w[0] >= w[1]), "best first: {v}");
+
+    // a side written "-" is a side, and a finished game says so
+    let o = common::run(&["bearoff", "best", "--db", db, "- / 2 3", "--roll", "21"]);
+    assert!(o.status.success(), "{}", err(&o));
+    assert!(
+        out(&o).contains("the game is over: the side on roll has borne off"),
+        "{}",
+        out(&o)
+    );
+    let o = common::run(&[
+        "bearoff", "best", "--db", db, "2 5 / -", "--roll", "21", "--json",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&out(&o)).unwrap();
+    assert_eq!(v["moves"], serde_json::json!([]), "{v}");
+    assert!(v["over"].as_str().unwrap().contains("opponent"), "{v}");
+    let v = query("- / 2 3");
+    assert!(v["cube"].is_null() && v["over"].is_string(), "{v}");
+
+    // a missing file: the user's to fix, named
+    let missing = dir.path().join("nothere.bd");
+    let o = common::run(&[
+        "bearoff",
+        "query",
+        "--db",
+        missing.to_str().unwrap(),
+        "2 5 / 2 3",
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", err(&o));
+    assert!(err(&o).contains("nothere.bd"), "{}", err(&o));
 }

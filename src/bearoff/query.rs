@@ -7,7 +7,7 @@ use crate::bearoff::file::BearoffError;
 use crate::bearoff::moves::{self, Roll};
 use crate::bearoff::one_sided::{Distribution, ONE};
 use crate::bearoff::position::{PositionError, Side, Written};
-use crate::bearoff::two_sided::{self, CENTRED, OPPONENT, OWNED};
+use crate::bearoff::two_sided::{self, CENTRED, CubeDecision, OPPONENT, OWNED};
 use serde::Serialize;
 
 /// The value of a position.
@@ -35,12 +35,72 @@ pub enum Value {
         win: f64,
         /// Cubeless equity of the side on roll.
         cubeless: f64,
-        /// Cubeful equities, where the file has them.
+        /// The cubeful equities the file stores, where it has them: before
+        /// the side on roll's cube decision.
         cubeful: Option<Cubeful>,
+        /// The cube decision of the side on roll, with the cube in the centre
+        /// and with the cube its own, and the cubeful equity after it,
+        /// where the file has the cubeful equities.
+        cube: Option<CubeActions>,
+        /// Where the game is over: who has borne off.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        over: Option<&'static str>,
     },
 }
 
-/// The cubeful equities of the side on roll, before its cube decision.
+/// The cube decisions of the side on roll (the opponent, owning the cube,
+/// leaves it none: its equity is [`Cubeful::opponent`]).
+#[derive(Serialize, Debug, Clone, Copy, PartialEq)]
+pub struct CubeActions {
+    /// With the cube in the centre.
+    pub centred: CubeAction,
+    /// With the cube its own.
+    pub owned: CubeAction,
+}
+
+/// One cube decision and the proper cubeful equity: the undoubled equity
+/// (no double), twice the equity with the opponent owning the cube (double,
+/// take), or +1 (double, pass).
+#[derive(Serialize, Debug, Clone, Copy, PartialEq)]
+pub struct CubeAction {
+    /// `no-double`, `double-take` or `double-pass`.
+    pub action: CubeDecision,
+    /// The equity after it, in the units of the cube before it.
+    pub equity: f64,
+}
+
+impl CubeActions {
+    /// The decisions from the stored equities `[owned, centred, opponent]`.
+    fn of(stored: [i16; 3]) -> CubeActions {
+        let [owned, centred, opponent] = stored;
+        let action = |no_double| {
+            let (action, e) = two_sided::cube_decision(no_double, opponent, two_sided::WIN);
+            CubeAction {
+                action,
+                equity: two_sided::equity(e),
+            }
+        };
+        CubeActions {
+            centred: action(centred),
+            owned: action(owned),
+        }
+    }
+}
+
+/// Where the game of `us` on roll against `them` is over: who has borne
+/// every chequer off.
+fn over(us: &Side, them: &Side) -> Option<&'static str> {
+    if us.chequers() == 0 {
+        Some("the side on roll has borne off every chequer and won")
+    } else if them.chequers() == 0 {
+        Some("the opponent has borne off every chequer and won")
+    } else {
+        None
+    }
+}
+
+/// The cubeful equities of the side on roll the file stores: before its
+/// cube decision (the equity of rolling without doubling).
 #[derive(Serialize, Debug, Clone, Copy, PartialEq)]
 pub struct Cubeful {
     /// The side on roll owns the cube.
@@ -68,6 +128,11 @@ pub struct PlayValue {
     /// Cubeless equity of the side that played (two-sided files).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cubeless: Option<f64>,
+    /// Cubeful equity of the side that played with the cube in the centre,
+    /// the opponent's cube decision made (two-sided files with the cubeful
+    /// equities): what the plays are ranked by there.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub centred_cube: Option<f64>,
 }
 
 /// Every play of a roll, best first.
@@ -77,8 +142,12 @@ pub struct Plays {
     pub position: String,
     /// The roll, higher die first.
     pub roll: String,
-    /// The plays, best first (equal ones in gnubg's order).
+    /// The plays, best first (equal ones in gnubg's order); none where the
+    /// game is over.
     pub moves: Vec<PlayValue>,
+    /// Where the game is over: who has borne off.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub over: Option<&'static str>,
 }
 
 /// `written` checked against what `file` holds: its one side (one-sided
@@ -143,6 +212,11 @@ fn equities(
     }
 }
 
+/// Whether `file` stores the cubeful equities.
+fn has_cube(file: &BearoffFile) -> bool {
+    matches!(file, BearoffFile::Two(f) if f.is_cubeful())
+}
+
 /// The chance of winning that a cubeless equity gives.
 fn win(e: f64) -> f64 {
     (e + 1.0) / 2.0
@@ -180,6 +254,7 @@ pub fn value(file: &BearoffFile, written: Written) -> Result<Value, BearoffError
         Some(them) => {
             let (cubeless, cubeful) = equities(file, &us, &them)?;
             let cubeless = two_sided::equity(cubeless);
+            let over = over(&us, &them);
             Ok(Value::TwoSided {
                 position: format!("{us} / {them}"),
                 win: win(cubeless),
@@ -189,6 +264,8 @@ pub fn value(file: &BearoffFile, written: Written) -> Result<Value, BearoffError
                     centred: two_sided::equity(c[1]),
                     opponent: two_sided::equity(c[2]),
                 }),
+                cube: cubeful.filter(|_| over.is_none()).map(CubeActions::of),
+                over,
             })
         }
     }
@@ -198,6 +275,22 @@ pub fn value(file: &BearoffFile, written: Written) -> Result<Value, BearoffError
 /// rolls after it (one-sided), or the highest chance of winning.
 pub fn best(file: &BearoffFile, written: Written, roll: Roll) -> Result<Plays, BearoffError> {
     let (us, them) = sides(file, written)?;
+    let position = match them {
+        None => us.to_string(),
+        Some(t) => format!("{us} / {t}"),
+    };
+    let finished = match them {
+        Some(them) => over(&us, &them),
+        None => (us.chequers() == 0).then_some("every chequer is borne off"),
+    };
+    if finished.is_some() {
+        return Ok(Plays {
+            position,
+            roll: roll.to_string(),
+            moves: vec![],
+            over: finished,
+        });
+    }
     let mut out = Vec::new();
     for play in moves::plays(&us, roll) {
         out.push(match them {
@@ -209,37 +302,46 @@ pub fn best(file: &BearoffFile, written: Written, roll: Roll) -> Result<Plays, B
                     expected_rolls: Some(d.expected_rolls()),
                     win: None,
                     cubeless: None,
+                    centred_cube: None,
                 }
             }
             Some(them) => {
-                // The opponent is on roll after the play; its equity negated.
-                let (e, _) = if play.to.chequers() == 0 {
-                    (two_sided::LOSS, None)
+                // The opponent is on roll after the play; its equities, and
+                // with a centred cube its cube decision, seen from us
+                let (e, cubeful) = if play.to.chequers() == 0 {
+                    (
+                        two_sided::LOSS,
+                        has_cube(file).then_some([two_sided::LOSS; 3]),
+                    )
                 } else {
                     equities(file, &them, &play.to)?
                 };
                 let mine = -two_sided::equity(e);
+                let centred = cubeful.map(|[_, centred, opponent]| {
+                    let theirs = two_sided::cube_equity(centred, opponent, two_sided::WIN);
+                    -two_sided::equity(theirs)
+                });
                 PlayValue {
                     notation: play.notation(),
                     position: format!("{them} / {}", play.to),
                     expected_rolls: None,
                     win: Some(win(mine)),
                     cubeless: Some(mine),
+                    centred_cube: centred,
                 }
             }
         });
     }
     // Stable: equal plays keep gnubg's order.
+    let key = |p: &PlayValue| p.centred_cube.or(p.cubeless).unwrap_or(0.0);
     out.sort_by(|a, b| match (a.expected_rolls, b.expected_rolls) {
         (Some(x), Some(y)) => x.total_cmp(&y),
-        _ => b.win.unwrap_or(0.0).total_cmp(&a.win.unwrap_or(0.0)),
+        _ => key(b).total_cmp(&key(a)),
     });
     Ok(Plays {
-        position: match them {
-            None => us.to_string(),
-            Some(t) => format!("{us} / {t}"),
-        },
+        position,
         roll: roll.to_string(),
         moves: out,
+        over: None,
     })
 }

@@ -47,14 +47,49 @@ pub fn equity(e: i16) -> f64 {
 /// units of the doubled cube: it counts twice), `double_pass` = 1 if passed
 /// (gnubg's `CubeEquity`).
 pub fn cube_equity(no_double: i16, double_take: i16, double_pass: i16) -> i16 {
+    cube_decision(no_double, double_take, double_pass).1
+}
+
+/// What a side on roll that may double does, and its equity then (in the
+/// cube's units before the double), from the same three values as
+/// [`cube_equity`]: it doubles where the doubled equity is at least the
+/// undoubled one and a pass is no worse for it; the opponent passes where
+/// taking would cost it more than the cube.
+pub fn cube_decision(no_double: i16, double_take: i16, double_pass: i16) -> (CubeDecision, i16) {
     if double_take >= no_double / 2 && double_pass >= no_double {
         if double_take >= double_pass / 2 {
-            double_pass
+            (CubeDecision::DoublePass, double_pass)
         } else {
-            (2 * i32::from(double_take)) as i16
+            (
+                CubeDecision::DoubleTake,
+                (2 * i32::from(double_take)) as i16,
+            )
         }
     } else {
-        no_double
+        (CubeDecision::NoDouble, no_double)
+    }
+}
+
+/// A cube decision with its answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum CubeDecision {
+    /// No double: the side rolls.
+    NoDouble,
+    /// Double; the opponent takes.
+    DoubleTake,
+    /// Double; the opponent passes and loses one cube.
+    DoublePass,
+}
+
+impl CubeDecision {
+    /// "No double", "Double, take", "Double, pass": as gnubg says it.
+    pub fn words(self) -> &'static str {
+        match self {
+            CubeDecision::NoDouble => "No double",
+            CubeDecision::DoubleTake => "Double, take",
+            CubeDecision::DoublePass => "Double, pass",
+        }
     }
 }
 

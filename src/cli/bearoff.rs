@@ -113,8 +113,9 @@ struct QueryArgs {
     #[arg(long, value_name = "FILE")]
     db: PathBuf,
     /// The position: the point of each chequer, e.g. "1 6" (one-sided file),
-    /// or the side on roll, a slash, the opponent: "2 5 / 2 3"; or a gnubg
-    /// position ID.
+    /// or the side on roll, a slash, the opponent: "2 5 / 2 3", a side
+    /// without chequers written "-"; or a gnubg position ID.
+    #[arg(allow_hyphen_values = true)]
     position: String,
     /// Print JSON.
     #[arg(long)]
@@ -149,6 +150,10 @@ impl From<BearoffError> for Failure {
     fn from(e: BearoffError) -> Failure {
         match e {
             BearoffError::Position(p) => Failure::input(format!("bad position: {p}")),
+            // a file named that is not there: the user's to fix
+            BearoffError::Io { ref error, .. } if error.kind() == std::io::ErrorKind::NotFound => {
+                Failure::input(e.to_string())
+            }
             other => Failure::fault(other),
         }
     }
@@ -171,13 +176,30 @@ pub fn run(a: BearoffArgs, out: &mut impl Write) -> Result<(), Failure> {
             if b.query.json {
                 return write_json(out, &plays);
             }
-            writeln!(out, "{} to play {}:", plays.position, plays.roll)?;
-            for p in &plays.moves {
-                match (p.expected_rolls, p.win) {
-                    (Some(r), _) => writeln!(out, "  {:<20} {r:.4} rolls left", p.notation)?,
-                    (_, Some(w)) => writeln!(out, "  {:<20} wins {:.2}%", p.notation, 100.0 * w)?,
-                    _ => writeln!(out, "  {}", p.notation)?,
+            if let Some(over) = plays.over {
+                writeln!(out, "{}: the game is over: {over}.", plays.position)?;
+                return Ok(());
+            }
+            let ranked = match plays.moves.first() {
+                Some(p) if p.centred_cube.is_some() => {
+                    ", best first by the cubeful equity (centred cube)"
                 }
+                Some(p) if p.cubeless.is_some() => ", best first by the cubeless equity",
+                _ => ", best first by the rolls left",
+            };
+            writeln!(out, "{} to play {}{ranked}:", plays.position, plays.roll)?;
+            for p in &plays.moves {
+                let mut line = format!("  {:<20}", p.notation);
+                if let Some(r) = p.expected_rolls {
+                    line += &format!(" {r:.4} rolls left");
+                }
+                if let (Some(w), Some(e)) = (p.win, p.cubeless) {
+                    line += &format!(" wins {:.2}%, cubeless {e:+.4}", 100.0 * w);
+                }
+                if let Some(e) = p.centred_cube {
+                    line += &format!(", centred cube {e:+.4}");
+                }
+                writeln!(out, "{line}")?;
             }
             Ok(())
         }
@@ -218,13 +240,34 @@ fn write_value(out: &mut impl Write, value: &Value) -> Result<(), Failure> {
             win,
             cubeless,
             cubeful,
+            cube,
+            over,
         } => {
+            if let Some(over) = over {
+                writeln!(out, "{position}: the game is over: {over}.")?;
+                return Ok(());
+            }
             writeln!(out, "{position}: the side on roll wins {:.4}%", 100.0 * win)?;
-            writeln!(out, "  cubeless equity      {cubeless:+.4}")?;
+            writeln!(out, "  cubeless equity                  {cubeless:+.4}")?;
             if let Some(c) = cubeful {
-                writeln!(out, "  owned cube           {:+.4}", c.owned)?;
-                writeln!(out, "  centred cube         {:+.4}", c.centred)?;
-                writeln!(out, "  opponent owns cube   {:+.4}", c.opponent)?;
+                writeln!(
+                    out,
+                    "Cubeful equities before the cube decision, as the file stores them:"
+                )?;
+                writeln!(out, "  cube owned                       {:+.4}", c.owned)?;
+                writeln!(out, "  cube centred                     {:+.4}", c.centred)?;
+                writeln!(out, "  cube owned by the opponent       {:+.4}", c.opponent)?;
+            }
+            if let Some(c) = cube {
+                writeln!(out, "Cube action and cubeful equity:")?;
+                for (whose, a) in [("centred cube", c.centred), ("owned cube", c.owned)] {
+                    writeln!(
+                        out,
+                        "  {whose:<16} {:<15} {:+.4}",
+                        a.action.words(),
+                        a.equity
+                    )?;
+                }
             }
         }
     }
