@@ -219,9 +219,14 @@ fn query_json_has_every_field_of_the_rules() {
         for m in v["moves"].as_array().unwrap() {
             assert_eq!(
                 keys(m),
-                ["category", "dtc", "move", "plies", "position", "value"],
+                [
+                    "category", "counter", "dtc", "move", "plies", "position", "value"
+                ],
                 "{pos}"
             );
+            // the counter after the move: 0 after a removal, else one more
+            let removes = m["move"].as_str().unwrap().contains('x');
+            assert_eq!(m["counter"], if removes { 0 } else { 1 }, "{pos}: {m}");
             // (a position whose side to move is below 3 does not parse: read it naively)
             let after = Naive::parse(m["position"].as_str().unwrap(), true).to_position();
             let child = minimax.value(&after);

@@ -1,7 +1,9 @@
 //! The library's modules form no import circle: no module uses one that uses it
 //! back, directly or through others; neither do the folders that group them,
 //! nor the command line's modules, whose commands import no other command.
-//! References are read from the source text (`crate::PATH` and `super::NAME`
+//! The folders keep the layer order docs/HOW-IT-WORKS.md gives, and the
+//! bear-off code stands beside Mill's, sharing only the storage helpers.
+//! References are read from the source text (`crate::PATH` and `super::PATH`
 //! outside comments), so the test needs no build tooling.
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -56,8 +58,37 @@ fn graph() -> BTreeMap<String, BTreeSet<String>> {
         .iter()
         .map(|(name, text)| {
             let mut uses = BTreeSet::new();
+            // what `super::` names from here: the folder holding this module
+            // (for a folder's own mod.rs, named by the folder, the one above)
+            let up = name.rsplit_once("::").map_or("", |(p, _)| p);
             for line in text.lines() {
                 let code = code(line);
+                for part in code.split("super::").skip(1) {
+                    // `super::a::Item`, or `super::{a, Item}`
+                    let heads: Vec<String> = match part.strip_prefix('{') {
+                        Some(list) => (list.split('}').next().unwrap_or("").split(','))
+                            .map(|h| h.trim().split("::").next().unwrap_or("").to_string())
+                            .collect(),
+                        None => vec![
+                            part.chars()
+                                .take_while(|c| c.is_alphanumeric() || *c == '_' || *c == ':')
+                                .collect(),
+                        ],
+                    };
+                    for head in heads {
+                        let path = if up.is_empty() {
+                            head
+                        } else {
+                            format!("{up}::{head}")
+                        };
+                        if let Some(m) = module_of(path.trim_end_matches(':'), &names)
+                            && m != name
+                            && !name.starts_with(&format!("{m}::"))
+                        {
+                            uses.insert(m.clone());
+                        }
+                    }
+                }
                 for part in code.split("crate::").skip(1) {
                     let path: String = part
                         .chars()
@@ -225,10 +256,73 @@ fn the_layers_read_probe_maps_search_answer() {
     assert!(uses("answer::wdl", "answer::query") && uses("answer::opening", "answer::wdl"));
     assert!(uses("answer::policy", "answer::opening"));
     assert!(!uses("answer::query", "answer::policy") && !uses("answer::opening", "answer::policy"));
+    // answers <- policy <- line
+    assert!(uses("answer::policy", "answer::answers") && uses("answer::line", "answer::policy"));
+    assert!(!uses("answer::answers", "answer::policy") && !uses("answer::policy", "answer::line"));
     for m in ["build::generate", "build::verify", "answer::query"] {
         assert!(
             uses(m, "storage::dir"),
             "{m} reads tables through storage::dir"
         );
     }
+}
+
+/// The layers of docs/HOW-IT-WORKS.md, lowest first: a folder uses only
+/// folders below it (`build` and `answer` both read tables; `build` never
+/// asks `answer`).
+const LAYERS: [&str; 8] = [
+    "rules", "index", "solve", "storage", "build", "answer", "play", "server",
+];
+
+#[test]
+fn the_folders_keep_the_layer_order() {
+    let f = folders(&graph());
+    let rank = |m: &str| LAYERS.iter().position(|l| *l == m);
+    for (folder, uses) in &f {
+        if folder == "bearoff" {
+            continue;
+        }
+        let r = rank(folder).unwrap_or_else(|| panic!("folder {folder} is in no layer"));
+        for u in uses {
+            let below = rank(u).is_some_and(|x| x < r);
+            assert!(
+                below,
+                "{folder} uses {u}, which is not below it ({LAYERS:?})"
+            );
+        }
+    }
+    assert!(!f["build"].contains("answer"), "build imports answer");
+}
+
+#[test]
+fn bearoff_shares_only_the_storage_helpers() {
+    let f = folders(&graph());
+    let uses: Vec<&String> = f["bearoff"].iter().collect();
+    assert!(
+        uses.iter().all(|u| *u == "storage"),
+        "bearoff uses {uses:?}: only storage's helpers are shared with Mill"
+    );
+    for (folder, uses) in &f {
+        assert!(
+            !uses.contains("bearoff") || folder == "bearoff",
+            "{folder} uses bearoff"
+        );
+    }
+}
+
+#[test]
+fn super_references_count() {
+    // play::players::series reaches play::players::arena through super::
+    let g = graph();
+    assert!(
+        g["play::players::series"].contains("play::players::arena"),
+        "{:?}",
+        g["play::players::series"]
+    );
+    assert!(
+        g["storage::codec::wdl"]
+            .iter()
+            .all(|m| m != "storage::codec"),
+        "a folder's own items"
+    );
 }

@@ -7,7 +7,8 @@ mod common;
 mod naive;
 
 use millbase::Variant;
-use millbase::answer::policy::{Ask, Standing, outcome_for_mover, preference};
+use millbase::answer::answers::{Standing, outcome_for_mover, preference};
+use millbase::answer::policy::Ask;
 use millbase::answer::query::Database;
 use millbase::index::plan::Limits;
 use millbase::play::players::arena::{Judgement, play_game};

@@ -294,8 +294,8 @@ fn check_variant(variant: Variant) {
                     }
                     // the tables and the search give the same answer, move for move
                     let tables = db.answer(&p).unwrap();
-                    assert_eq!(tables.source, millbase::answer::policy::Source::Table);
-                    assert_eq!(answer.source, millbase::answer::policy::Source::Search);
+                    assert_eq!(tables.source, millbase::answer::answers::Source::Table);
+                    assert_eq!(answer.source, millbase::answer::answers::Source::Search);
                     assert_eq!(
                         (tables.value, &tables.moves),
                         (answer.value, &answer.moves),

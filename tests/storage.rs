@@ -198,7 +198,7 @@ fn a_missing_placement_sector_is_named_and_searched() {
     let complete = Database::open(dir.path()).unwrap();
     let pos: Position = "W....WB................B w 1 1".parse().unwrap();
     let want = complete.answer(&pos).unwrap();
-    assert_eq!(want.source, millbase::answer::policy::Source::Table);
+    assert_eq!(want.source, millbase::answer::answers::Source::Table);
     let sector = Subspace::of(&pos);
     std::fs::remove_file(dir.path().join(file_name(sector))).unwrap();
     let db = Database::open(dir.path()).unwrap();
@@ -210,7 +210,7 @@ fn a_missing_placement_sector_is_named_and_searched() {
     );
     // the answer falls back to search, says so, and agrees with the tables
     let searched = db.answer(&pos).unwrap();
-    assert_eq!(searched.source, millbase::answer::policy::Source::Search);
+    assert_eq!(searched.source, millbase::answer::answers::Source::Search);
     assert_eq!(
         (searched.value, searched.moves.clone()),
         (want.value, want.moves.clone())

@@ -1,8 +1,8 @@
 //! The JSON shapes the commands print (one object per line), as `Serialize`
 //! types, so that every front end (the command line, a server) writes the same
-//! fields. The answer to a query is [`crate::answer::policy::Answer`].
+//! fields. The answer to a query is [`crate::answer::answers::Answer`].
 
-use crate::answer::policy::Source;
+use crate::answer::answers::Source;
 use crate::index::Subspace;
 use crate::rules::moves::{self, Move};
 use crate::rules::position::Position;

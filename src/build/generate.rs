@@ -1,7 +1,6 @@
 //! Generation of a database: the movement subspace pairs in dependency order,
 //! then the placement sectors, resuming what a directory already holds.
 
-use crate::answer::records::keep_report;
 use crate::build::complete::load_known;
 use crate::index::plan::{Limits, all_sectors, placement_plan, plan};
 use crate::index::{Indexer, Subspace};
@@ -13,6 +12,7 @@ use crate::solve::solver::{self, Layer, NoProgress, Progress, Solved};
 use crate::solve::value::Cell;
 use crate::solve::value::Counts;
 use crate::storage::dir::{DbDir, DbError, encoding_for};
+use crate::storage::reports::keep_report;
 use crate::storage::{self, Encoding, StorageError, Table};
 use std::collections::HashMap;
 use std::path::Path;

@@ -3,7 +3,8 @@
 use super::text::{outcome, outcome_in_plies};
 use super::{DbArgs, Failure, LimitArgs, PositionArgs, write_json};
 use clap::Args;
-use millbase::answer::policy::{LineEnd, MAX_DRAW_PLIES, RuleValue};
+use millbase::answer::answers::RuleValue;
+use millbase::answer::line::MAX_DRAW_PLIES;
 use millbase::rules::game::{GameResult, Reason};
 use millbase::rules::moves;
 use millbase::rules::position::Color;
@@ -75,11 +76,11 @@ pub fn run(a: LineArgs, out: &mut impl Write) -> Result<(), Failure> {
         )?;
     }
     let now = line.steps.last().map_or(pos, |s| s.position);
-    match line.end {
-        LineEnd::Over(end) if line.steps.is_empty() && !game.moves().is_empty() => {
+    match line.result {
+        Some(end) if line.steps.is_empty() && !game.moves().is_empty() => {
             writeln!(out, "The game is over: {end}. Now {now}")?
         }
-        LineEnd::Over(GameResult {
+        Some(GameResult {
             winner: None,
             reason: Reason::NoRemoval,
         }) => writeln!(
@@ -87,12 +88,12 @@ pub fn run(a: LineArgs, out: &mut impl Write) -> Result<(), Failure> {
             "{} plies without a removal: a draw by the no-removal rule. Now {now}",
             game.move_limit()
         )?,
-        LineEnd::Over(end) => match moves::ending(&now, database.variant()) {
+        Some(end) => match moves::ending(&now, database.variant()) {
             // the stones left, where a side has lost
             Some(lost) => writeln!(out, "{lost}. Now {now}")?,
             None => writeln!(out, "{end}. Now {now}")?,
         },
-        LineEnd::Bound => writeln!(
+        None => writeln!(
             out,
             "... a draw{}: best play goes on (stopped after {} plies; --max-plies sets it). Now {now}",
             if line.rule.is_some() {

@@ -3,7 +3,7 @@
 use super::text::{board, count};
 use super::{Failure, RuleArgs, parse_level, parse_position, start_within};
 use clap::{Args, ValueEnum};
-use millbase::answer::policy::EvaluatedMove;
+use millbase::answer::answers::EvaluatedMove;
 use millbase::answer::query::Database;
 use millbase::play::players::{Level, answer_for};
 use millbase::rules::game::Game;

@@ -4,8 +4,8 @@
 use super::progress::with_spinner;
 use super::{DbArgs, Failure, LimitArgs, parse_position, write_json};
 use clap::Args;
+use millbase::answer::answers::Source;
 use millbase::answer::opening::{OpeningSearch, Precision};
-use millbase::answer::policy::Source;
 use millbase::answer::query::{Database, QueryError};
 use millbase::answer::report::{Comparison, Disagreement, OpeningResult};
 use millbase::index::Subspace;

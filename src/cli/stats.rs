@@ -8,6 +8,7 @@ use millbase::answer::report::{RuleCounts, RuleStatsRow, StatsRow};
 use millbase::solve::known::Kind;
 use millbase::solve::value::Counts;
 use millbase::storage::dir::DbDir;
+use millbase::storage::reports;
 use std::io::Write;
 
 #[derive(Args)]
@@ -54,13 +55,13 @@ fn make_reports(db: &DbDir, out: &mut impl Write) -> Result<(), Failure> {
     for sub in db.present() {
         let t = db.open_table(Kind::Game, sub)?;
         let (bytes, classes) = (t.file_len(), t.header.counts.classes);
-        if records::report_is_kept(db.path(), sub, bytes, classes) {
+        if reports::report_is_kept(db.path(), sub, bytes, classes) {
             kept += 1;
             continue;
         }
         let start = std::time::Instant::now();
         let cells = millbase::build::complete::read_complete(db, &ix, Kind::Game, sub)?;
-        records::keep_report(db.path(), sub, &cells, bytes, classes)?;
+        reports::keep_report(db.path(), sub, &cells, bytes, classes)?;
         made += 1;
         writeln!(out, "{sub}: made in {:.1} s", start.elapsed().as_secs_f64())?;
     }

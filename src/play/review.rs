@@ -2,7 +2,7 @@
 //! judged from its mover's side by the database, before and after it, and
 //! the best move where another was played.
 
-use crate::answer::policy::{EvaluatedMove, Outcome, conversion, outcome_for_mover, preference};
+use crate::answer::answers::{EvaluatedMove, Outcome, conversion, outcome_for_mover, preference};
 use crate::answer::query::{Database, QueryError};
 use crate::play::players::arena::Judgement;
 use crate::rules::game::Game;

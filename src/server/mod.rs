@@ -29,7 +29,7 @@
 
 pub mod listen;
 
-use crate::answer::policy::{Line, MAX_DRAW_PLIES};
+use crate::answer::line::{Line, MAX_DRAW_PLIES};
 use crate::answer::query::{Database, QueryError};
 use crate::answer::records::{self, SectorReport};
 use crate::answer::report::StatsRow;

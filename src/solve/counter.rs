@@ -53,8 +53,9 @@ pub fn cut(v: Value, limit: u16) -> Value {
 }
 
 /// A position's outcome under the rule at a given counter, best first for the
-/// side to move.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+/// side to move. In JSON its [`Category::name`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum Category {
     /// A win that the rule does not stop.
     Win,

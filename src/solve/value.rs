@@ -5,8 +5,11 @@ use std::cmp::Ordering;
 use std::fmt;
 use std::sync::atomic::AtomicU16;
 
-/// The perfect-play value of a position for the side to move.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// The perfect-play value of a position for the side to move. In JSON
+/// `{"value": "win"|"draw"|"loss", "plies": N}`, `plies` `null` for a draw
+/// (a field pair, flattened into the answer that holds it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(into = "ValueFields")]
 pub enum Value {
     /// Win in this many plies.
     Win(u16),
@@ -14,6 +17,22 @@ pub enum Value {
     Loss(u16),
     /// Draw (the game never ends under perfect play).
     Draw,
+}
+
+/// The JSON fields of a [`Value`].
+#[derive(serde::Serialize)]
+struct ValueFields {
+    value: &'static str,
+    plies: Option<u16>,
+}
+
+impl From<Value> for ValueFields {
+    fn from(v: Value) -> ValueFields {
+        ValueFields {
+            value: v.name(),
+            plies: v.plies(),
+        }
+    }
 }
 
 /// Cells per word of [`Cell::pack_wdl`].

@@ -8,7 +8,7 @@
 //! loss) or a blunder (win to loss).
 
 use super::{Level, PlayerError, best_outcome, standings_for};
-use crate::answer::policy::Outcome;
+use crate::answer::answers::Outcome;
 use crate::answer::query::Database;
 use crate::rules::game::{Game, GameResult};
 use crate::rules::position::{Color, Position};

@@ -20,7 +20,7 @@ pub mod arena;
 pub mod search;
 pub mod series;
 
-use crate::answer::policy::{Answer, Outcome, Standing};
+use crate::answer::answers::{Answer, Outcome, Standing};
 use crate::answer::query::{Database, QueryError};
 use crate::rules::game::Game;
 use crate::rules::moves::{self, Move, counter_after};
