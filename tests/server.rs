@@ -289,6 +289,31 @@ async fn bad_requests_are_json_errors_that_name_the_problem() {
             "banana",
         ),
         ("/api/nothing".into(), StatusCode::NOT_FOUND, "no such"),
+        // each typed parameter of the wrong kind is named, with the reason
+        (
+            format!(
+                "/api/play?position={}&seed=x",
+                q("WW.....BB..........W.B.. w 0 0")
+            ),
+            StatusCode::BAD_REQUEST,
+            "seed: invalid digit",
+        ),
+        (
+            format!(
+                "/api/play?position={}&level=master",
+                q("WW.....BB..........W.B.. w 0 0")
+            ),
+            StatusCode::BAD_REQUEST,
+            "level: \"master\" is not a level: one of random, simple, hard, expert, perfect, ultra",
+        ),
+        (
+            format!(
+                "/api/mainline?position={}&max_plies=401",
+                q("WW.....BB..........W.B.. w 0 0")
+            ),
+            StatusCode::BAD_REQUEST,
+            "max_plies: 401 is more than 400",
+        ),
     ];
     for (uri, status, needle) in cases {
         let (got, v) = get(dir.path(), &uri).await;

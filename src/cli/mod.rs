@@ -430,8 +430,5 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
 
 /// A level by its name, for clap.
 fn parse_level(s: &str) -> Result<Level, String> {
-    Level::from_name(s).ok_or_else(|| {
-        let names: Vec<&str> = Level::ALL.iter().map(|l| l.name()).collect();
-        format!("{s:?} is not a level: one of {}", names.join(", "))
-    })
+    s.parse()
 }

@@ -172,33 +172,19 @@ fn storage_status(e: &StorageError) -> StatusCode {
 }
 
 /// `?position=POS`, the game's `moves` and `counter`, `max_plies` for the
-/// main line, `level` and `seed` for a move of a level.
+/// main line, `level` and `seed` for a move of a level; each typed, a
+/// value of the wrong kind a 400 naming its parameter ([`params`]).
 #[derive(Deserialize)]
 struct PositionParams {
     position: Option<String>,
-    counter: Option<String>,
-    max_plies: Option<String>,
+    counter: Option<u16>,
+    max_plies: Option<usize>,
     moves: Option<String>,
-    level: Option<String>,
-    seed: Option<String>,
+    level: Option<Level>,
+    seed: Option<u64>,
 }
 
 impl PositionParams {
-    /// `counter`, if given.
-    fn counter(&self) -> Result<Option<u16>, ApiError> {
-        self.counter
-            .as_deref()
-            .map(|t| {
-                t.parse::<u16>().map_err(|_| {
-                    ApiError::bad_request(format!(
-                        "counter: {:?} is not a number of plies since the last removal",
-                        crate::rules::position::excerpt(t)
-                    ))
-                })
-            })
-            .transpose()
-    }
-
     /// The game asked about: from the position (the start of the database's
     /// largest game where only `moves` are given) at `counter`, under the database's rule
     /// ([`Database::new_game`]), the moves of `moves` played.
@@ -207,7 +193,7 @@ impl PositionParams {
             (None, Some(_)) => db.start(),
             _ => self.position()?,
         };
-        let mut game = db.new_game(start, self.counter()?)?;
+        let mut game = db.new_game(start, self.counter)?;
         if let Some(record) = &self.moves {
             game.play_record(record)
                 .map_err(|e| ApiError::bad_request(format!("moves: {e}")))?;
@@ -228,10 +214,16 @@ impl PositionParams {
     }
 }
 
-/// The parameters of a request, or a 400 naming what is wrong with them.
+/// The parameters of a request, or a 400 naming what is wrong with them:
+/// the parameter and why (`counter: invalid digit found in string`).
 fn params(q: Result<Query<PositionParams>, QueryRejection>) -> Result<PositionParams, ApiError> {
-    q.map(|Query(p)| p)
-        .map_err(|e| ApiError::bad_request(format!("query string: {}", e.body_text())))
+    q.map(|Query(p)| p).map_err(|e| {
+        let text = e.body_text();
+        let why = text
+            .strip_prefix("Failed to deserialize query string: ")
+            .unwrap_or(&text);
+        ApiError::bad_request(format!("query string: {why}"))
+    })
 }
 
 /// Runs `f` on the blocking pool, at most [`max_busy`] at a time; a panic is a
@@ -326,26 +318,8 @@ async fn play(
     q: Result<Query<PositionParams>, QueryRejection>,
 ) -> Result<Json<serde_json::Value>, ApiError> {
     let p = params(q)?;
-    let level = match p.level.as_deref() {
-        None => Level::Hard,
-        Some(name) => Level::from_name(name).ok_or_else(|| {
-            let names: Vec<&str> = Level::ALL.iter().map(|l| l.name()).collect();
-            ApiError::bad_request(format!(
-                "level: {:?} is not a level: one of {}",
-                crate::rules::position::excerpt(name),
-                names.join(", ")
-            ))
-        })?,
-    };
-    let seed = match p.seed.as_deref() {
-        None => 0,
-        Some(t) => t.parse::<u64>().map_err(|_| {
-            ApiError::bad_request(format!(
-                "seed: {:?} is not a whole number",
-                crate::rules::position::excerpt(t)
-            ))
-        })?,
-    };
+    let level = p.level.unwrap_or(Level::Hard);
+    let seed = p.seed.unwrap_or(0);
     let answer = blocking(&shared, move |s| {
         let mut game = p.game(&s.db)?;
         if let Some(r) = game.result() {
@@ -402,19 +376,12 @@ async fn mainline(
     q: Result<Query<PositionParams>, QueryRejection>,
 ) -> Result<Json<Line>, ApiError> {
     let p = params(q)?;
-    let max = match p.max_plies.as_deref() {
-        None => 40,
-        Some(t) => t
-            .parse::<usize>()
-            .ok()
-            .filter(|&n| n <= MAX_DRAW_PLIES)
-            .ok_or_else(|| {
-                ApiError::bad_request(format!(
-                    "max_plies: {:?} is not a number from 0 to {MAX_DRAW_PLIES}",
-                    crate::rules::position::excerpt(t)
-                ))
-            })?,
-    };
+    let max = p.max_plies.unwrap_or(40);
+    if max > MAX_DRAW_PLIES {
+        return Err(ApiError::bad_request(format!(
+            "max_plies: {max} is more than {MAX_DRAW_PLIES}"
+        )));
+    }
     let line = blocking(&shared, move |s| {
         Ok(s.db.line_game(&p.game(&s.db)?, max, false)?)
     })

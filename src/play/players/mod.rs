@@ -72,8 +72,9 @@ pub trait Player: Send {
     fn choose(&mut self, game: &Game) -> Result<Move, PlayerError>;
 }
 
-/// The levels of play.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// The levels of play; deserialised from their names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Deserialize)]
+#[serde(try_from = "String")]
 pub enum Level {
     /// A uniformly random legal move.
     Random,
@@ -118,7 +119,34 @@ impl Level {
     pub fn from_name(name: &str) -> Option<Level> {
         Level::ALL.into_iter().find(|l| l.name() == name)
     }
+}
 
+/// A level by name, as the command line and the API take it; the error
+/// names the levels there are.
+impl std::str::FromStr for Level {
+    type Err = String;
+
+    fn from_str(name: &str) -> Result<Level, String> {
+        Level::from_name(name).ok_or_else(|| {
+            let names: Vec<&str> = Level::ALL.iter().map(|l| l.name()).collect();
+            format!(
+                "{:?} is not a level: one of {}",
+                crate::rules::position::excerpt(name),
+                names.join(", ")
+            )
+        })
+    }
+}
+
+impl TryFrom<String> for Level {
+    type Error = String;
+
+    fn try_from(name: String) -> Result<Level, String> {
+        name.parse()
+    }
+}
+
+impl Level {
     /// Whether the level reads the database.
     pub fn needs_database(self) -> bool {
         matches!(self, Level::Perfect | Level::Ultra)
