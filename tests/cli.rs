@@ -84,14 +84,15 @@ fn keys(v: &serde_json::Value) -> Vec<String> {
     k
 }
 
-/// A database of the 3-against-3 game.
-fn three_stone_db() -> tempfile::TempDir {
-    generated(&["--max-stones", "3"])
+/// A database of the 3-against-3 game, shared by the tests that only read
+/// it.
+fn three_stone_db() -> &'static common::Fixture {
+    common::shared_db(&["--max-stones", "3"])
 }
 
 /// A database of the 3-against-3 game and the brute-force values of 3-3
 /// (solved once for all the tests of this file).
-fn three_stones() -> (tempfile::TempDir, &'static Brute) {
+fn three_stones() -> (&'static common::Fixture, &'static Brute) {
     static BRUTE: std::sync::OnceLock<Brute> = std::sync::OnceLock::new();
     let brute = BRUTE.get_or_init(|| {
         let mut brute = Brute::new(Variant::default());
@@ -413,7 +414,7 @@ fn the_longest_positions_are_the_brute_forces_longest() {
 
 #[test]
 fn checksums_are_sha256_of_the_files_and_catch_a_change() {
-    let dir = three_stone_db();
+    let dir = generated(&["--max-stones", "3"]);
     let db = dir.path().to_str().unwrap();
     let list = stdout(&run(&["checksums", "--db", db]));
     let files: Vec<&str> = list.lines().map(|l| &l[66..]).collect();
@@ -696,7 +697,7 @@ fn generate_movement_only_stores_no_placement_sector() {
 /// a loss in 0 plies with who won and why (docs/RULES.md).
 #[test]
 fn a_finished_game_is_a_result_everywhere() {
-    let dir = generated(&["--max-stones", "3", "--no-flying"]);
+    let dir = common::shared_db(&["--max-stones", "3", "--no-flying"]);
     let db = dir.path().to_str().unwrap();
     // Black, to move, has 2 stones; White, to move, is hemmed in
     for (pos, winner, reason) in [
@@ -774,7 +775,7 @@ fn records_and_positions_as_players_write_them() {
 /// position stands ends the game in a draw (docs/RULES.md, "Games").
 #[test]
 fn moves_play_a_game_with_its_counter_and_repetitions() {
-    let dir = generated(&["--max-stones", "3"]);
+    let dir = common::shared_db(&["--max-stones", "3"]);
     let db = dir.path().to_str().unwrap();
     let game = |pos: &str, moves: &str, counter: &str| -> serde_json::Value {
         let o = run(&[
@@ -1044,7 +1045,7 @@ fn play_a_game_in_the_terminal() {
 /// With a database, a hint gives its move's value for the side to move.
 #[test]
 fn a_hint_from_the_database_gives_its_value() {
-    let dir = generated(&["--max-stones", "3"]);
+    let dir = common::shared_db(&["--max-stones", "3"]);
     let db = dir.path().to_str().unwrap();
     // the 3-stone game's start, a win in 23 plies
     let pos = "........................ w 3 3";
@@ -1172,7 +1173,7 @@ fn stats_reports_makes_the_reports_generate_keeps() {
 /// `--position` to use.
 #[test]
 fn a_small_database_starts_its_own_largest_game() {
-    let dir = generated(&["--max-stones", "3"]);
+    let dir = common::shared_db(&["--max-stones", "3"]);
     let db = dir.path().to_str().unwrap();
     let start = "........................ w 3 3";
     let o = run(&["solve-opening", "--db", db, "--json"]);

@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{generated, run};
+use common::run;
 use std::process::Output;
 
 fn stdout(o: &Output) -> String {
@@ -96,7 +96,7 @@ const WIN_IN_ONE: &str = "WW.....BB..........W.B.. w 0 0";
 
 #[test]
 fn query_speaks_from_the_side_to_move() {
-    let d = generated(&["--max-stones", "3"]);
+    let d = common::shared_db(&["--max-stones", "3"]);
     let p = d.path().to_str().unwrap();
     let text = stdout(&run(&["query", "--db", p, WIN_IN_ONE]));
     let tail = text.split_once("(flying rules)\n").unwrap().1;
@@ -118,7 +118,7 @@ fn query_speaks_from_the_side_to_move() {
         "d6-g1xd3\n"
     );
     // a hemmed-in side, said in words
-    let d = generated(&["--max-stones", "3", "--no-flying"]);
+    let d = common::shared_db(&["--max-stones", "3", "--no-flying"]);
     let text = stdout(&run(&[
         "query",
         "--db",
@@ -133,7 +133,7 @@ fn query_speaks_from_the_side_to_move() {
 
 #[test]
 fn line_and_probe() {
-    let d = generated(&["--max-stones", "3"]);
+    let d = common::shared_db(&["--max-stones", "3"]);
     let p = d.path().to_str().unwrap();
     assert_eq!(
         stdout(&run(&["line", "--db", p, WIN_IN_ONE])),

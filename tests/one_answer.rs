@@ -8,7 +8,7 @@
 mod common;
 
 use axum::http::StatusCode;
-use common::{generated, run, run_with_input};
+use common::{run, run_with_input, shared_db};
 use serde_json::Value as Json;
 
 /// A game: the database it is asked of, its start, the counter given, its
@@ -108,19 +108,19 @@ const CASES: [Case; 11] = [
     },
 ];
 
-/// The 3-stone databases the cases name.
-fn databases() -> Vec<(&'static str, tempfile::TempDir)> {
+/// The 3-stone databases the cases name, built once for this file's tests.
+fn databases() -> Vec<(&'static str, &'static common::Fixture)> {
     vec![
-        ("rule100", generated(&["--max-stones", "3"])),
+        ("rule100", shared_db(&["--max-stones", "3"])),
         (
             "rule20",
-            generated(&["--max-stones", "3", "--move-limit", "20"]),
+            shared_db(&["--max-stones", "3", "--move-limit", "20"]),
         ),
         (
             "plain",
-            generated(&["--max-stones", "3", "--no-rule-tables"]),
+            shared_db(&["--max-stones", "3", "--no-rule-tables"]),
         ),
-        ("noflying", generated(&["--max-stones", "3", "--no-flying"])),
+        ("noflying", shared_db(&["--max-stones", "3", "--no-flying"])),
     ]
 }
 

@@ -21,14 +21,14 @@ use naive::Naive;
 use std::sync::Arc;
 
 /// The whole game with `stones` a side (flying), with the no-removal rule's
-/// tables when `rule`.
-fn database(stones: u8, rule: bool) -> (tempfile::TempDir, Arc<Database>) {
-    let dir = common::flying_db(Limits {
-        max_stones: stones,
-        max_total: 2 * stones,
-        placement: true,
-        move_limit: rule.then_some(100),
-    });
+/// tables when `rule`: built once for this file's tests, which only read it.
+fn database(stones: u8, rule: bool) -> (&'static common::Fixture, Arc<Database>) {
+    let n = stones.to_string();
+    let mut args = vec!["--max-stones", n.as_str()];
+    if !rule {
+        args.push("--no-rule-tables");
+    }
+    let dir = common::shared_db(&args);
     let db = Arc::new(Database::open(dir.path()).unwrap());
     (dir, db)
 }

@@ -6,7 +6,6 @@
 
 mod common;
 
-use common::generated;
 use millbase::answer::policy::Ask;
 use millbase::answer::query::Database;
 use millbase::answer::records::sector_report;
@@ -55,7 +54,7 @@ fn plies_to_removal(db: &Database, pos: &Position, counter: u16) -> Option<u16> 
 
 #[test]
 fn review_marks_under_the_rule_agree_with_the_best_moves_and_explain_themselves() {
-    let dir = generated(&["--max-stones", "4"]);
+    let dir = common::shared_db(&["--max-stones", "4"]);
     let db = Database::open(dir.path()).unwrap();
     let mut rng = Rng(7);
     // the starts of games, and the longest wins and losses of the movement

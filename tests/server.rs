@@ -14,8 +14,14 @@ use millbase::storage::dir::file_name;
 use common::api_get as get;
 use common::flying_db as db_within;
 
-/// The whole 4-stone game, without the tables of the no-removal rule.
-fn small_db() -> tempfile::TempDir {
+/// The whole 4-stone game, without the tables of the no-removal rule, shared
+/// by the tests that only read it.
+fn small_db() -> &'static common::Fixture {
+    common::shared_db(&["--max-stones", "4", "--no-rule-tables"])
+}
+
+/// The same database, a test's own: for a test that adds or damages files.
+fn own_db() -> tempfile::TempDir {
     db_within(Limits {
         max_stones: 4,
         max_total: 8,
@@ -140,7 +146,7 @@ async fn health_and_statistics() {
 
 #[tokio::test]
 async fn a_sector_report_is_made_once_and_kept_in_the_database() {
-    let dir = small_db();
+    let dir = own_db();
     // without the reports `generate` wrote
     std::fs::remove_dir_all(dir.path().join("reports")).unwrap();
     let kept = dir.path().join("reports").join(format!(
@@ -161,17 +167,17 @@ async fn a_sector_report_is_made_once_and_kept_in_the_database() {
     let mut doctored: serde_json::Value = serde_json::from_str(&text).unwrap();
     doctored["histogram"]["draws"] = serde_json::json!(123_456_789);
     std::fs::write(&kept, doctored.to_string()).unwrap();
-    let (_, second) = get(dir.path(), "/api/stats/3-4/1-0").await;
+    let (_, second) = common::api_get_fresh(dir.path(), "/api/stats/3-4/1-0").await;
     assert_eq!(second["histogram"]["draws"], 123_456_789);
     assert_eq!(second["counts"], first["counts"]);
     // a report made from another table (its size differs) is made anew
     doctored["table_bytes"] = serde_json::json!(1);
     std::fs::write(&kept, doctored.to_string()).unwrap();
-    let (_, third) = get(dir.path(), "/api/stats/3-4/1-0").await;
+    let (_, third) = common::api_get_fresh(dir.path(), "/api/stats/3-4/1-0").await;
     assert_eq!(third, first);
     // and a report that is not JSON is made anew too
     std::fs::write(&kept, b"\x00garbage").unwrap();
-    let (_, fourth) = get(dir.path(), "/api/stats/3-4/1-0").await;
+    let (_, fourth) = common::api_get_fresh(dir.path(), "/api/stats/3-4/1-0").await;
     assert_eq!(fourth, first);
 }
 
@@ -179,7 +185,7 @@ async fn a_sector_report_is_made_once_and_kept_in_the_database() {
 /// table in memory: the same report a reader makes from the file.
 #[test]
 fn generate_keeps_the_report_of_every_table() {
-    let dir = small_db();
+    let dir = own_db();
     let db = Database::open(dir.path()).unwrap();
     let subs = db.dir().present();
     assert!(
@@ -201,7 +207,7 @@ async fn statistics_are_the_same_with_a_cache_of_one_block() {
     // the report's pass probes through the block cache where plies are not
     // stored: with one block cached, every probe evicts, and the answers
     // stay those of the full cache
-    let dir = small_db();
+    let dir = own_db();
     let full = Database::open(dir.path()).unwrap();
     let tiny = Database::open(dir.path()).unwrap().with_cache_blocks(1);
     for sub in full.dir().present() {
@@ -327,7 +333,7 @@ async fn bad_requests_are_json_errors_that_name_the_problem() {
 
 #[tokio::test]
 async fn a_damaged_file_is_a_500_naming_it() {
-    let dir = small_db();
+    let dir = own_db();
     let sector = Subspace {
         mover: 1,
         opponent: 1,
@@ -498,7 +504,7 @@ async fn the_api_plays_a_game_of_moves() {
     assert_eq!(status, StatusCode::OK, "{v}");
     assert_eq!(
         v["position"],
-        pos_after(&dir, start, "d1 a1 d2").await.as_str(),
+        pos_after(dir.path(), start, "d1 a1 d2").await.as_str(),
         "{v}"
     );
 }
@@ -512,8 +518,8 @@ fn game_uri(path: &str, pos: &str, moves: &str) -> String {
     )
 }
 
-async fn pos_after(dir: &tempfile::TempDir, start: &str, moves: &str) -> String {
-    let (_, v) = get(dir.path(), &game_uri("/api/query", start, moves)).await;
+async fn pos_after(dir: &std::path::Path, start: &str, moves: &str) -> String {
+    let (_, v) = get(dir, &game_uri("/api/query", start, moves)).await;
     v["position"].as_str().unwrap().to_string()
 }
 

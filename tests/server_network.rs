@@ -15,8 +15,14 @@ use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::time::{Duration, Instant};
 
-/// The whole 4-stone game (flying), without the no-removal rule's tables.
-fn small_db() -> tempfile::TempDir {
+/// The whole 4-stone game (flying), without the no-removal rule's tables,
+/// shared by the tests that only read it.
+fn small_db() -> &'static common::Fixture {
+    common::shared_db(&["--max-stones", "4", "--no-rule-tables"])
+}
+
+/// The same database, a test's own: for a test that changes its files.
+fn own_db() -> tempfile::TempDir {
     common::flying_db(Limits {
         max_stones: 4,
         max_total: 8,
@@ -189,7 +195,7 @@ fn spread_over_4_4(n: u64) -> Vec<String> {
 
 #[test]
 fn a_file_truncated_or_replaced_under_the_server_is_an_error_then_read_anew() {
-    let dir = small_db();
+    let dir = own_db();
     let path = dir.path().join("4-4-0-0.mdb");
     let good = std::fs::read(&path).unwrap();
     let (mut server, host) = serve_with(dir.path(), &[]);

@@ -102,6 +102,62 @@ pub fn generated(args: &[&str]) -> tempfile::TempDir {
     dir
 }
 
+/// A database shared by the tests of one test binary ([`shared_db`]).
+#[allow(dead_code)]
+pub struct Fixture(std::path::PathBuf);
+
+impl Fixture {
+    /// Its directory.
+    #[allow(dead_code)]
+    pub fn path(&self) -> &std::path::Path {
+        &self.0
+    }
+}
+
+/// A database made by `millbase generate --quiet` with `args`, built once per
+/// test binary and shared by its tests: for tests that only read it (one
+/// that damages, rewrites or adds files takes [`generated`], its own).
+/// It lives in a folder of this process under cargo's `target/tmp`; the
+/// first call of a later run removes the folders of processes gone.
+#[allow(dead_code)]
+pub fn shared_db(args: &[&str]) -> &'static Fixture {
+    use std::collections::HashMap;
+    use std::sync::{Mutex, OnceLock};
+    static BUILT: OnceLock<Mutex<HashMap<Vec<String>, &'static Fixture>>> = OnceLock::new();
+    let root = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("fixtures");
+    let built = BUILT.get_or_init(|| {
+        // the folders of earlier runs whose process is gone
+        for entry in std::fs::read_dir(&root).into_iter().flatten().flatten() {
+            let pid = entry.file_name().to_string_lossy().to_string();
+            if !std::path::Path::new("/proc").join(&pid).exists() {
+                let _ = std::fs::remove_dir_all(entry.path());
+            }
+        }
+        Mutex::new(HashMap::new())
+    });
+    let key: Vec<String> = args.iter().map(|a| a.to_string()).collect();
+    let mut built = built.lock().unwrap_or_else(|p| p.into_inner());
+    if let Some(f) = built.get(&key) {
+        return f;
+    }
+    let dir = root
+        .join(std::process::id().to_string())
+        .join(if key.is_empty() {
+            "default".to_string()
+        } else {
+            key.join("_")
+        });
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut a = vec!["generate", "--db", dir.to_str().unwrap(), "--quiet"];
+    a.extend_from_slice(args);
+    let o = run(&a);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let f: &'static Fixture = Box::leak(Box::new(Fixture(dir)));
+    built.insert(key, f);
+    f
+}
+
 /// A flying database built into a new temporary directory within `limits`.
 #[allow(dead_code)]
 pub fn flying_db(limits: millbase::index::plan::Limits) -> tempfile::TempDir {
@@ -117,17 +173,45 @@ pub fn flying_db(limits: millbase::index::plan::Limits) -> tempfile::TempDir {
     dir
 }
 
-/// GET `uri` from a fresh router of `millbase serve` on the database in
-/// `dir`: the status and the JSON body.
+/// GET `uri` from the router of `millbase serve` on the database in `dir`:
+/// the status and the JSON body. One router serves each database for the
+/// whole test binary, as one server serves every request, so that its
+/// caches are exercised.
 #[allow(dead_code)]
 pub async fn api_get(
     dir: &std::path::Path,
     uri: &str,
 ) -> (axum::http::StatusCode, serde_json::Value) {
+    use std::collections::HashMap;
+    use std::sync::{Mutex, OnceLock};
+    static ROUTERS: OnceLock<Mutex<HashMap<std::path::PathBuf, axum::Router>>> = OnceLock::new();
+    let router = {
+        let mut routers =
+            (ROUTERS.get_or_init(Default::default).lock()).unwrap_or_else(|p| p.into_inner());
+        (routers.entry(dir.to_path_buf()))
+            .or_insert_with(|| fresh_router(dir))
+            .clone()
+    };
+    send(router, uri).await
+}
+
+/// [`api_get`] from a router of its own: a server started anew.
+#[allow(dead_code)]
+pub async fn api_get_fresh(
+    dir: &std::path::Path,
+    uri: &str,
+) -> (axum::http::StatusCode, serde_json::Value) {
+    send(fresh_router(dir), uri).await
+}
+
+fn fresh_router(dir: &std::path::Path) -> axum::Router {
+    millbase::server::router(millbase::answer::query::Database::open(dir).unwrap())
+}
+
+async fn send(router: axum::Router, uri: &str) -> (axum::http::StatusCode, serde_json::Value) {
     use http_body_util::BodyExt;
     use tower::ServiceExt;
-    let db = millbase::answer::query::Database::open(dir).unwrap();
-    let r = millbase::server::router(db)
+    let r = router
         .oneshot(
             axum::http::Request::get(uri)
                 .body(axum::body::Body::empty())
