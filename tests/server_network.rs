@@ -126,17 +126,18 @@ fn a_client_holding_1100_idle_sockets_does_not_lock_others_out() {
     // the server has taken them (accepts run ahead of this loop)
     std::thread::sleep(Duration::from_millis(300));
     for round in 0..5 {
-        let start = Instant::now();
         let (status, body) = get(&host, QUERY);
-        let took = start.elapsed();
-        assert_eq!(status, 200, "{body}");
+        assert_eq!(status, 200, "round {round}: {body}");
         assert!(body.contains("\"value\":\"win\""), "{body}");
-        assert!(
-            took < Duration::from_secs(1),
-            "round {round}: a query took {took:?} with 1,100 idle sockets held"
-        );
     }
-    // the oldest idle sockets were closed to make room, the newest kept
+    // the queries were answered while the newest idle sockets were still
+    // held, not after the idle timeout freed them; the oldest were closed
+    // to make room
+    let mut newest_open = 0;
+    for s in idle.iter_mut().rev().take(50) {
+        newest_open += usize::from(!closed_within(s, Duration::from_millis(20)));
+    }
+    assert_eq!(newest_open, 50, "the newest idle sockets were closed");
     let mut closed = 0;
     for s in idle.iter_mut().take(50) {
         closed += usize::from(closed_within(s, Duration::from_millis(100)));
