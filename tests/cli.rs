@@ -1213,3 +1213,15 @@ fn a_small_database_starts_its_own_largest_game() {
         assert!(o.stdout.is_empty(), "{cmd}: started before refusing");
     }
 }
+
+/// `generate` writes the same bytes whatever the number of threads.
+#[test]
+fn generate_writes_the_same_files_on_one_thread_and_on_two() {
+    let sums = |threads: &str| {
+        let dir = generated(&["--max-stones", "4", "--threads", threads]);
+        stdout(&run(&["checksums", "--db", dir.path().to_str().unwrap()]))
+    };
+    let one = sums("1");
+    assert!(one.lines().count() > 20, "{one}");
+    assert_eq!(one, sums("2"));
+}

@@ -656,3 +656,43 @@ fn simple_walks_into_a_double_mill_that_expert_sees() {
         8 - lost
     );
 }
+
+/// The games of an arena do not depend on how many threads play them: each
+/// game is seeded from the run's seed and its number, and the levels that
+/// read no clock choose alike (the JSON lines equal, game by game).
+#[test]
+fn arena_games_are_the_same_on_one_thread_and_on_two() {
+    let (dir, _db) = database(4, true);
+    let db = dir.path().to_str().unwrap();
+    let lines = |threads: &str| -> Vec<String> {
+        let o = common::run(&[
+            "arena",
+            "--white",
+            "ultra",
+            "--black",
+            "simple",
+            "--games",
+            "8",
+            "--swap",
+            "--seed",
+            "5",
+            "--db",
+            db,
+            "--json",
+            "--threads",
+            threads,
+        ]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let mut games: Vec<String> = String::from_utf8(o.stdout)
+            .unwrap()
+            .lines()
+            .filter(|l| l.starts_with("{\"game\""))
+            .map(String::from)
+            .collect();
+        games.sort();
+        games
+    };
+    let one = lines("1");
+    assert_eq!(one.len(), 8);
+    assert_eq!(one, lines("2"));
+}
