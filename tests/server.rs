@@ -181,6 +181,76 @@ async fn a_sector_report_is_made_once_and_kept_in_the_database() {
     assert_eq!(fourth, first);
 }
 
+/// A report goes stale with its table: kept on disk, it is keyed on the
+/// table's content (size, classes and the fingerprint of its blocks), so a
+/// copy of the file keeps it and a report of another content is made anew;
+/// held by a running server, it is keyed on the file open, so a file
+/// replaced under the server has its report read anew.
+#[tokio::test]
+async fn a_report_goes_stale_when_its_table_is_replaced() {
+    let dir = own_db();
+    let sub = Subspace {
+        mover: 3,
+        opponent: 4,
+        mover_hand: 1,
+        opponent_hand: 0,
+    };
+    let table = dir.path().join(file_name(sub));
+    let kept = dir
+        .path()
+        .join("reports")
+        .join(format!("{}.json", file_name(sub)));
+    let uri = "/api/stats/3-4/1-0";
+    let doctor = |draws: u64| {
+        let mut v: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&kept).unwrap()).unwrap();
+        v["histogram"]["draws"] = serde_json::json!(draws);
+        std::fs::write(&kept, v.to_string()).unwrap();
+    };
+    let (status, first) = get(dir.path(), uri).await;
+    assert_eq!(status, StatusCode::OK, "{first}");
+    // a kept report read by a server: its numbers are what it answers
+    doctor(111);
+    let (_, read) = common::api_get_fresh(dir.path(), uri).await;
+    assert_eq!(read["histogram"]["draws"], 111, "the kept report is read");
+    // the file replaced by a copy of itself (another inode, the same
+    // content): the kept report still holds
+    let copy = dir.path().join("copy.tmp");
+    std::fs::copy(&table, &copy).unwrap();
+    std::fs::rename(&copy, &table).unwrap();
+    let (_, same) = common::api_get_fresh(dir.path(), uri).await;
+    assert_eq!(
+        same["histogram"]["draws"], 111,
+        "a copy of the table keeps its report"
+    );
+    // a report kept for another content (the same size and classes, another
+    // fingerprint of the blocks) is stale: made anew
+    let mut v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&kept).unwrap()).unwrap();
+    let crc = v["table_crc"]
+        .as_u64()
+        .expect("kept under the table's fingerprint");
+    v["table_crc"] = serde_json::json!(crc ^ 1);
+    std::fs::write(&kept, v.to_string()).unwrap();
+    let (_, anew) = common::api_get_fresh(dir.path(), uri).await;
+    assert_eq!(anew, first, "a report of another content was read");
+
+    // a running server holds a report by the file it has open: replaced
+    // under it, the next request reads the report kept for the new file
+    let (_, held) = get(dir.path(), uri).await;
+    doctor(222);
+    std::fs::copy(&table, &copy).unwrap();
+    std::fs::rename(&copy, &table).unwrap();
+    // the server looks at the file's identity at most every 250 ms
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let (_, again) = get(dir.path(), uri).await;
+    assert_ne!(held["histogram"]["draws"], 222, "{held}");
+    assert_eq!(
+        again["histogram"]["draws"], 222,
+        "a held report outlived its file: {again}"
+    );
+}
+
 /// `generate` keeps the report of every game table it writes, from the
 /// table in memory: the same report a reader makes from the file.
 #[test]

@@ -33,6 +33,7 @@ use crate::solve::counter;
 use crate::solve::known::{Kind, prefetch};
 use crate::solve::value::{Cell, Value};
 use crate::storage::dir::DbDir;
+use crate::storage::reports::TableKey;
 use crate::storage::{Encoding, FileIdentity, StorageError, Table, corrupt, io_err};
 use rustc_hash::FxBuildHasher;
 use smallvec::SmallVec;
@@ -434,10 +435,17 @@ impl Database {
         self.open_table(Kind::Game, sub)
     }
 
-    /// The header and file size of the game's table of `sub` (kept open).
-    pub fn table_header(&self, sub: Subspace) -> Result<(crate::storage::Header, u64), QueryError> {
-        let t = self.table(sub)?;
-        Ok((t.header, t.file_len()))
+    /// The header of the game's table of `sub` (kept open), the key its
+    /// reports are kept under (its size, classes and content's fingerprint)
+    /// and the identity of the file open: another once the file is replaced
+    /// and opened anew.
+    pub fn table_header(
+        &self,
+        sub: Subspace,
+    ) -> Result<(crate::storage::Header, TableKey, FileIdentity), QueryError> {
+        // the file now at the table's path, should it have been replaced
+        let t = self.current(Kind::Game, sub, self.table(sub)?)?;
+        Ok((t.header, TableKey::of(t), t.identity()))
     }
 
     /// Looks at every file of the database: each table opens (its header and

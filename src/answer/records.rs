@@ -84,9 +84,10 @@ pub struct SectorReport {
 }
 
 impl SectorReport {
-    /// The report of `sub`, whose table has `header` and `bytes`, from what
-    /// a pass over it found.
-    fn of(sub: Subspace, header: &crate::storage::Header, bytes: u64, kept: KeptReport) -> Self {
+    /// The report of `sub`, whose table has `header`, from what a pass over
+    /// it found.
+    fn of(sub: Subspace, header: &crate::storage::Header, kept: KeptReport) -> Self {
+        let bytes = kept.table.table_bytes;
         SectorReport {
             sector: sub.to_string(),
             counts: StatsRow::new(sub, header.counts, header.entries, bytes),
@@ -104,9 +105,9 @@ pub fn kept_sector_report(
     db: &Database,
     sub: Subspace,
 ) -> Result<Option<SectorReport>, QueryError> {
-    let (header, bytes) = db.table_header(sub)?;
-    let kept = kept_report(&report_path(db.path(), sub), bytes, header.counts.classes);
-    Ok(kept.map(|k| SectorReport::of(sub, &header, bytes, k)))
+    let (header, key, _) = db.table_header(sub)?;
+    let kept = kept_report(&report_path(db.path(), sub), key);
+    Ok(kept.map(|k| SectorReport::of(sub, &header, k)))
 }
 
 /// The report of `sub`: read from the database's `reports/` folder when it
@@ -124,12 +125,12 @@ pub fn sector_report(db: &Database, sub: Subspace) -> Result<SectorReport, Query
 /// `reports/` folder (where the directory can be written; otherwise only
 /// returned), whether or not one is kept there already.
 pub fn make_sector_report(db: &Database, sub: Subspace) -> Result<SectorReport, QueryError> {
-    let (header, bytes) = db.table_header(sub)?;
+    let (header, key, _) = db.table_header(sub)?;
     let t = tally(db, sub, REPORT_LONGEST)?;
-    let k = KeptReport::of(sub, t, bytes, header.counts.classes);
+    let k = KeptReport::of(sub, t, key);
     // best effort: a read-only database answers all the same
     let _ = k.keep(&report_path(db.path(), sub));
-    Ok(SectorReport::of(sub, &header, bytes, k))
+    Ok(SectorReport::of(sub, &header, k))
 }
 
 /// The SHA-256 of every file of `db` as `(name, hex digest)`: the file of

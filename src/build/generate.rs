@@ -12,7 +12,7 @@ use crate::solve::solver::{self, Layer, NoProgress, Progress, Solved};
 use crate::solve::value::Cell;
 use crate::solve::value::Counts;
 use crate::storage::dir::{DbDir, DbError, encoding_for};
-use crate::storage::reports::keep_report;
+use crate::storage::reports::{TableKey, keep_report};
 use crate::storage::{self, Encoding, StorageError, Table};
 use std::collections::HashMap;
 use std::path::Path;
@@ -349,11 +349,14 @@ impl Work<'_> {
                 // the units whose moves lead into it need all its values
                 db.write_work_table(kind, s.subspace, &s.cells, along, s.counts)?;
             }
-            let bytes = self.written(&s, (kind, along), took)?;
+            self.written(&s, (kind, along), took)?;
             if kind == Kind::Game {
                 // its statistics while all its plies are at hand; best effort:
                 // without them a request makes them from the file
-                let _ = keep_report(db.path(), s.subspace, &s.cells, bytes, s.counts.classes);
+                let key = db.open_table(kind, s.subspace).map(|t| TableKey::of(&t));
+                if let Ok(key) = key {
+                    let _ = keep_report(db.path(), s.subspace, &s.cells, key);
+                }
                 game.insert(s.subspace, s.cells);
             }
         }

@@ -53,15 +53,14 @@ fn make_reports(db: &DbDir, out: &mut impl Write) -> Result<(), Failure> {
     let ix = millbase::index::Indexer::new();
     let (mut made, mut kept) = (0, 0);
     for sub in db.present() {
-        let t = db.open_table(Kind::Game, sub)?;
-        let (bytes, classes) = (t.file_len(), t.header.counts.classes);
-        if reports::report_is_kept(db.path(), sub, bytes, classes) {
+        let key = reports::TableKey::of(&db.open_table(Kind::Game, sub)?);
+        if reports::report_is_kept(db.path(), sub, key) {
             kept += 1;
             continue;
         }
         let start = std::time::Instant::now();
         let cells = millbase::build::complete::read_complete(db, &ix, Kind::Game, sub)?;
-        reports::keep_report(db.path(), sub, &cells, bytes, classes)?;
+        reports::keep_report(db.path(), sub, &cells, key)?;
         made += 1;
         writeln!(out, "{sub}: made in {:.1} s", start.elapsed().as_secs_f64())?;
     }

@@ -38,7 +38,7 @@ use crate::play::players::Level;
 use crate::play::review;
 use crate::rules::game::Game;
 use crate::rules::position::Position;
-use crate::storage::StorageError;
+use crate::storage::{FileIdentity, StorageError};
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Path, Query, Request, State};
 use axum::http::{StatusCode, header};
@@ -78,8 +78,9 @@ struct Shared {
     queued: AtomicUsize,
     /// The database directory as given and as resolved, cut from messages.
     dir_names: Vec<String>,
-    /// Sector reports by sector, each made once ([`records::sector_report`]).
-    sector_reports: Mutex<HashMap<Subspace, Arc<OnceCell<Arc<SectorReport>>>>>,
+    /// Sector reports by sector and the identity of its table file, each
+    /// made once ([`records::sector_report`]).
+    sector_reports: Mutex<HashMap<(Subspace, FileIdentity), ReportCell>>,
     /// One report made at a time.
     report_turn: Semaphore,
 }
@@ -394,8 +395,13 @@ async fn stats(State(shared): State<Arc<Shared>>) -> Result<Json<Vec<StatsRow>>,
         // the tables stay open: a second request reads no file
         (s.db.dir().present().into_iter())
             .map(|sub| {
-                let t = s.db.table_header(sub)?;
-                Ok(StatsRow::new(sub, t.0.counts, t.0.entries, t.1))
+                let (header, key, _) = s.db.table_header(sub)?;
+                Ok(StatsRow::new(
+                    sub,
+                    header.counts,
+                    header.entries,
+                    key.table_bytes,
+                ))
             })
             .collect::<Result<Vec<_>, ApiError>>()
     })
@@ -413,8 +419,13 @@ async fn sector_stats(
     // a kept report is a file read; the others are made one at a time (a
     // pass over a whole table), each once: a request for a sector being
     // made waits for it
+    // keyed on the identity of the table file open: a file replaced under
+    // the server has its report made (or read) anew
+    let identity = blocking(&shared, move |s| Ok(s.db.table_header(sub)?.2)).await?;
     let report = {
-        let cell = lock(&shared.sector_reports).entry(sub).or_default().clone();
+        let cell = (lock(&shared.sector_reports).entry((sub, identity)))
+            .or_default()
+            .clone();
         let s = shared.clone();
         cell.get_or_try_init(|| async move {
             let kept = blocking(&s, move |s| Ok(records::kept_sector_report(&s.db, sub)?)).await?;
@@ -436,6 +447,9 @@ async fn sector_stats(
     };
     Ok(Json((*report).clone()))
 }
+
+/// A sector report, made once.
+type ReportCell = Arc<OnceCell<Arc<SectorReport>>>;
 
 /// `GET /api/health`.
 #[derive(Serialize)]

@@ -8,7 +8,7 @@ use crate::index::{Index, Indexer, Subspace};
 use crate::rules::position::Position;
 use crate::solve::value::{Cell, Value};
 use crate::storage::dir::{REPORT_DIR, file_name};
-use crate::storage::{StorageError, io_err};
+use crate::storage::{StorageError, Table, io_err};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -178,14 +178,39 @@ pub fn summary(sub: Subspace, t: Tally) -> (Records, Histogram) {
     (records, histogram)
 }
 
-/// What `reports/FILE.json` keeps: the table it was read from (its size
-/// and classes) and what took a pass over it.
+/// The table a report was made from: its size, its classes and the
+/// fingerprint of its content ([`Table::fingerprint`]). A report is valid
+/// for a table with the same key: the same file, a copy of it, or the same
+/// table written again; not for a table rewritten with other values, even
+/// of the same size.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TableKey {
+    /// The size of the table file.
+    pub table_bytes: u64,
+    /// Its classes.
+    pub classes: u64,
+    /// Its content's fingerprint.
+    pub table_crc: u32,
+}
+
+impl TableKey {
+    /// The key of an open table.
+    pub fn of(t: &Table) -> TableKey {
+        TableKey {
+            table_bytes: t.file_len(),
+            classes: t.header.counts.classes,
+            table_crc: t.fingerprint(),
+        }
+    }
+}
+
+/// What `reports/FILE.json` keeps: the table it was read from and what
+/// took a pass over it.
 #[derive(Serialize, Deserialize)]
 pub struct KeptReport {
-    /// The size of the table file it was made from.
-    pub table_bytes: u64,
-    /// The classes of that table.
-    pub classes: u64,
+    /// The table it was made from.
+    #[serde(flatten)]
+    pub table: TableKey,
     /// Classes by plies.
     pub histogram: Histogram,
     /// The longest wins for the side to move, longest first.
@@ -195,13 +220,11 @@ pub struct KeptReport {
 }
 
 impl KeptReport {
-    /// The report of `sub` that `t` gathered from its table of `table_bytes`
-    /// bytes and `classes` classes.
-    pub fn of(sub: Subspace, t: Tally, table_bytes: u64, classes: u64) -> KeptReport {
+    /// The report of `sub` that `t` gathered from the table of `key`.
+    pub fn of(sub: Subspace, t: Tally, key: TableKey) -> KeptReport {
         let (records, histogram) = summary(sub, t);
         KeptReport {
-            table_bytes,
-            classes,
+            table: key,
             histogram,
             longest_wins: records.longest_wins,
             longest_losses: records.longest_losses,
@@ -218,19 +241,18 @@ impl KeptReport {
     }
 }
 
-/// The report kept at `path`, if it is one made from a table of
-/// `table_bytes` bytes and `classes` classes.
-pub fn kept_report(path: &Path, table_bytes: u64, classes: u64) -> Option<KeptReport> {
+/// The report kept at `path`, if it is one made from the table of `key`.
+pub fn kept_report(path: &Path, key: TableKey) -> Option<KeptReport> {
     std::fs::read(path)
         .ok()
         .and_then(|b| serde_json::from_slice::<KeptReport>(&b).ok())
-        .filter(|k| k.table_bytes == table_bytes && k.classes == classes)
+        .filter(|k| k.table == key)
 }
 
-/// Whether the database in `dir` keeps a report of `sub` made from its
-/// table of `table_bytes` bytes and `classes` classes.
-pub fn report_is_kept(dir: &Path, sub: Subspace, table_bytes: u64, classes: u64) -> bool {
-    kept_report(&report_path(dir, sub), table_bytes, classes).is_some()
+/// Whether the database in `dir` keeps a report of `sub` made from the
+/// table of `key`.
+pub fn report_is_kept(dir: &Path, sub: Subspace, key: TableKey) -> bool {
+    kept_report(&report_path(dir, sub), key).is_some()
 }
 
 /// Where the database in `dir` keeps the report of `sub`.
@@ -241,15 +263,14 @@ pub fn report_path(dir: &Path, sub: Subspace) -> PathBuf {
 
 /// Keeps the report of `sub` in the database in `dir`, made from `cells`,
 /// its complete game's table in memory (every win and loss with its plies),
-/// whose file has `table_bytes` bytes and `classes` classes: `generate`
-/// writes it with the table, so that no request has to read the table.
+/// whose file has the key `key`: `generate` writes it with the table, so
+/// that no request has to read the table.
 pub fn keep_report(
     dir: &Path,
     sub: Subspace,
     cells: &[Cell],
-    table_bytes: u64,
-    classes: u64,
+    key: TableKey,
 ) -> Result<(), StorageError> {
     let t = tally_cells(cells, REPORT_LONGEST);
-    KeptReport::of(sub, t, table_bytes, classes).keep(&report_path(dir, sub))
+    KeptReport::of(sub, t, key).keep(&report_path(dir, sub))
 }

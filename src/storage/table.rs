@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 
 /// What identifies a file on disk: a file replaced by rename or changed in
 /// place has another identity than the one a reader opened.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct FileIdentity {
     device: u64,
     inode: u64,
@@ -98,6 +98,8 @@ pub struct Table {
     pub header: Header,
     blocks: BlockIndex,
     exceptions: Vec<(u64, u16)>,
+    /// The CRC-32 of the offset table, which holds every block's CRC-32.
+    fingerprint: u32,
 }
 
 impl Table {
@@ -196,7 +198,8 @@ impl Table {
                 )
             })?;
         let (body, crc) = t.split_at(tables_len - 4);
-        if crc32fast::hash(body) != u32::from_le_bytes(crc.try_into().unwrap()) {
+        let fingerprint = u32::from_le_bytes(crc.try_into().unwrap());
+        if crc32fast::hash(body) != fingerprint {
             return Err(corrupt(path, "offset table checksum mismatch"));
         }
         let data_start = (HEADER_LEN + tables_len) as u64;
@@ -222,7 +225,15 @@ impl Table {
             header,
             blocks,
             exceptions,
+            fingerprint,
         })
+    }
+
+    /// A fingerprint of the table's whole content: the CRC-32 of its offset
+    /// table, which holds the CRC-32 of every block. A file rewritten with
+    /// other values has another; a copy of it the same.
+    pub fn fingerprint(&self) -> u32 {
+        self.fingerprint
     }
 
     /// The file's path.
