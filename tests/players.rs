@@ -696,3 +696,132 @@ fn arena_games_are_the_same_on_one_thread_and_on_two() {
     assert_eq!(one.len(), 8);
     assert_eq!(one, lines("2"));
 }
+
+/// `ultra`'s choice, against a second reckoning of its measure: where it
+/// cannot win, it plays a move that keeps its outcome and gives a fallible
+/// opponent (two plies deep, softmax of the `simple` evaluation at
+/// temperature 40) the highest chance of a move that lowers the opponent's
+/// outcome, the longer loss among equals. The test reckons the replies'
+/// outcomes from the whole answer (not the standings `ultra` reads) and the
+/// two-ply scores itself; only the `simple` evaluation is shared.
+#[test]
+fn ultra_chooses_the_move_most_likely_to_draw_a_mistake() {
+    use millbase::answer::answers::Outcome;
+    use millbase::play::players::search::{Eval, evaluate};
+    use millbase::rules::moves;
+    let (_dir, db) = database(4, true);
+    let v = Variant::default();
+    // the two-ply score of `mv` for its mover, as the model opponent sees it
+    let score = |pos: &Position, mv| -> f64 {
+        let after = moves::apply(pos, mv);
+        let answers = moves::legal_moves(&after, v);
+        if after.mover_below_minimum() || answers.is_empty() {
+            return 1e6;
+        }
+        let worst = answers.iter().map(|&a| {
+            let next = moves::apply(&after, a);
+            if next.mover_below_minimum() {
+                -1e6
+            } else {
+                f64::from(evaluate(&next, v, Eval::Simple))
+            }
+        });
+        worst.fold(f64::MAX, f64::min)
+    };
+    // the chance that the side to move at `pos` (counter `c`) lowers its outcome
+    let chance = |pos: &Position, c: u16| -> f64 {
+        let ask = db.ask_in_game(c, 100, false);
+        let replies = db.answer_to(pos, ask).unwrap().moves;
+        let Some(best) = replies.iter().map(outcome_for_mover).min() else {
+            return 0.0;
+        };
+        let scores: Vec<f64> = replies.iter().map(|r| score(pos, r.mv)).collect();
+        let top = scores.iter().copied().fold(f64::MIN, f64::max);
+        let (mut all, mut bad) = (0.0, 0.0);
+        for (r, s) in replies.iter().zip(&scores) {
+            let w = ((s - top) / 40.0).exp();
+            all += w;
+            if outcome_for_mover(r) > best {
+                bad += w;
+            }
+        }
+        bad / all
+    };
+    let (mut judged, mut mattered) = (0, 0);
+    for seed in 0..30u64 {
+        let played = play_game(
+            start(4),
+            v,
+            100,
+            (Level::Random, Level::Random),
+            (seed, seed + 7),
+            None,
+        )
+        .unwrap();
+        let g = &played.game;
+        for (k, (pos, &c)) in g.positions().iter().zip(g.counters()).enumerate() {
+            if k == g.moves().len() {
+                break;
+            }
+            let answer = db.answer_to(pos, db.ask_in_game(c, 100, false)).unwrap();
+            let mine = outcome_for_mover(&answer.moves[0]);
+            let candidates: Vec<_> = (answer.moves.iter())
+                .filter(|m| outcome_for_mover(m) == mine)
+                .collect();
+            if mine == Outcome::Win || candidates.len() < 2 {
+                continue;
+            }
+            let game = db.new_game(*pos, Some(c)).unwrap();
+            let chosen = Level::Ultra
+                .player(seed, Some(db.clone()))
+                .unwrap()
+                .choose(&game)
+                .unwrap();
+            let keyed: Vec<(f64, i32, String)> = candidates
+                .iter()
+                .map(|m| {
+                    let c2 = moves::counter_after(m.mv, c);
+                    let p = if c2 >= 100 {
+                        0.0
+                    } else {
+                        chance(&m.position, c2)
+                    };
+                    // the length of a loss breaks ties; among draws none
+                    let length = match mine {
+                        Outcome::Loss => m.value.plies().map_or(0, i32::from),
+                        _ => 0,
+                    };
+                    (p, length, m.mv.to_string())
+                })
+                .collect();
+            let best = keyed
+                .iter()
+                .map(|k| (k.0, k.1))
+                .fold((f64::MIN, i32::MIN), |a, b| {
+                    if b.0 > a.0 + 1e-12 || ((b.0 - a.0).abs() <= 1e-12 && b.1 > a.1) {
+                        b
+                    } else {
+                        a
+                    }
+                });
+            let mine_key = keyed
+                .iter()
+                .find(|k| k.2 == chosen.to_string())
+                .unwrap_or_else(|| {
+                    panic!("{pos}: ultra's {chosen} does not keep its outcome {mine:?}")
+                });
+            assert!(
+                (mine_key.0 - best.0).abs() <= 1e-9 && mine_key.1 == best.1,
+                "{pos} at counter {c}: ultra played {chosen} {mine_key:?}, the best is {best:?}: {keyed:?}"
+            );
+            judged += 1;
+            let lowest = keyed.iter().map(|k| k.0).fold(f64::MAX, f64::min);
+            mattered += usize::from(best.0 > lowest + 1e-9);
+        }
+    }
+    assert!(judged > 100, "{judged} choices judged");
+    assert!(
+        mattered > 20,
+        "only {mattered} choices where the chances differed"
+    );
+}
