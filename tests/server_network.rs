@@ -310,3 +310,78 @@ fn serving_beyond_loopback_warns() {
         "{text}"
     );
 }
+
+/// Tables rewritten in place in a loop (truncated, then written back whole,
+/// as `cp backup/x.mdb db/x.mdb` does) while queries run and the server
+/// opens the files anew: the server stays up, and every answer is the right
+/// one or an error naming the file. No served table is read through a
+/// memory map, so a page that vanished under it cannot kill it (SIGBUS).
+#[test]
+fn tables_rewritten_in_place_under_the_server_never_kill_it() {
+    let dir = own_db();
+    let (mut server, host) = serve_with(dir.path(), &[]);
+    let queries = spread_over_4_4(30);
+    let right: Vec<String> = queries.iter().map(|q| get(&host, q).1).collect();
+    let files = ["4-4-0-0.mdb", "3-4-1-0.mdb", "4-3-0-1.mdb"]
+        .map(|f| dir.path().join(f))
+        .into_iter()
+        .filter(|p| p.is_file())
+        .collect::<Vec<_>>();
+    assert!(!files.is_empty());
+    let goods: Vec<Vec<u8>> = files.iter().map(|p| std::fs::read(p).unwrap()).collect();
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let writer = {
+        let (files, goods, stop) = (files.clone(), goods.clone(), stop.clone());
+        std::thread::spawn(move || {
+            let mut rounds = 0;
+            while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                for (p, good) in files.iter().zip(&goods) {
+                    // in place: the same inode, cut short then written whole
+                    let mut f = std::fs::OpenOptions::new().write(true).open(p).unwrap();
+                    f.set_len(good.len() as u64 / 3).unwrap();
+                    std::thread::sleep(Duration::from_millis(3));
+                    f.set_len(0).unwrap();
+                    f.write_all(good).unwrap();
+                }
+                rounds += 1;
+            }
+            rounds
+        })
+    };
+    let (mut ok, mut errors) = (0, 0);
+    let until = Instant::now() + Duration::from_secs(4);
+    while Instant::now() < until {
+        for (q, want) in queries.iter().zip(&right) {
+            let (status, body) = get(&host, q);
+            match status {
+                200 => {
+                    assert_eq!(&body, want, "{q}: a wrong answer from a rewritten table");
+                    ok += 1;
+                }
+                500 | 404 => {
+                    assert!(
+                        body.contains(".mdb"),
+                        "{q}: an error naming no file: {body}"
+                    );
+                    errors += 1;
+                }
+                _ => panic!("{q}: {status} {body}"),
+            }
+        }
+        let (status, _) = get(&host, "/api/health");
+        assert_eq!(status, 200);
+    }
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    let rounds = writer.join().unwrap();
+    assert!(server.0.try_wait().unwrap().is_none(), "the server died");
+    assert!(
+        rounds > 10 && ok > 0,
+        "{rounds} rewrites, {ok} answers, {errors} errors"
+    );
+    // whole again: every answer right
+    std::thread::sleep(Duration::from_millis(600));
+    for (q, want) in queries.iter().zip(&right) {
+        let (status, body) = get(&host, q);
+        assert_eq!((status, &body), (200, want), "{q}");
+    }
+}

@@ -1,7 +1,9 @@
-//! An open database file: its header and tables checked on opening, its
-//! blocks read singly (by position, so a file truncated under a reader gives
-//! an error, never a fault on a mapped page) or whole (through a memory map,
-//! in parallel), each block's checksum checked before it is decoded.
+//! An open database file: its header and tables read by position and
+//! checked on opening, its blocks read singly (by position, so a file
+//! truncated or rewritten under a reader gives an error, never a fault on a
+//! mapped page) or whole (through a memory map made only then, by the
+//! commands that hold the database's lock), each block's checksum checked
+//! before it is decoded.
 
 use crate::index::{Indexer, Subspace};
 use crate::rules::variant::Variant;
@@ -13,6 +15,7 @@ use memmap2::Mmap;
 use rayon::prelude::*;
 use std::fs::{self, File};
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
 /// What identifies a file on disk: a file replaced by rename or changed in
 /// place has another identity than the one a reader opened.
@@ -53,19 +56,44 @@ thread_local! {
 
 /// Where a table's bytes are.
 enum Source {
-    /// A file: mapped for whole-table reads, read by position for single
-    /// blocks.
-    File { file: File, map: Mmap },
+    /// A file: read by position (its header, tables and single blocks),
+    /// mapped only for a whole-table read ([`Source::all`]).
+    File {
+        file: File,
+        /// Its size when opened.
+        len: u64,
+        /// The map of a whole-table read, made on first use.
+        map: OnceLock<Mmap>,
+    },
     /// The bytes of a file, in memory ([`Table::from_bytes`]).
     Bytes(Vec<u8>),
 }
 
 impl Source {
-    /// Every byte: the map, or the bytes.
-    fn all(&self) -> &[u8] {
+    /// The size of the file when it was opened.
+    fn len(&self) -> u64 {
         match self {
-            Source::File { map, .. } => map,
-            Source::Bytes(b) => b,
+            Source::File { len, .. } => *len,
+            Source::Bytes(b) => b.len() as u64,
+        }
+    }
+
+    /// Every byte, for a whole-table read: the file mapped (on first use),
+    /// or the bytes. Only `generate`, `verify` and the commands that hold the
+    /// database's lock read a table whole; a served table is never mapped.
+    fn all(&self) -> std::io::Result<&[u8]> {
+        match self {
+            Source::File { file, map, .. } => {
+                if let Some(m) = map.get() {
+                    return Ok(m);
+                }
+                // SAFETY: the map is read-only and made for the whole-table
+                // reads of generate and verify, which hold the database's
+                // lock: no writer replaces or rewrites the file meanwhile.
+                let m = unsafe { Mmap::map(file) }?;
+                Ok(map.get_or_init(|| m))
+            }
+            Source::Bytes(b) => Ok(b),
         }
     }
 
@@ -84,12 +112,25 @@ impl Source {
             }
         }
     }
+
+    /// `n` bytes from offset `at`, or `None` past the end of the file.
+    fn read_at(&self, at: u64, n: usize) -> std::io::Result<Option<Vec<u8>>> {
+        if at.checked_add(n as u64).is_none_or(|end| end > self.len()) {
+            return Ok(None);
+        }
+        let mut buf = vec![0; n];
+        match self.read_exact_at(&mut buf, at) {
+            Ok(()) => Ok(Some(buf)),
+            Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => Ok(None),
+            Err(e) => Err(e),
+        }
+    }
 }
 
-/// An open subspace file. Whole-table reads go through a memory map; single
-/// blocks ([`Table::block`], [`Table::block_along`]) are read by position into
-/// memory, so a file truncated under a running reader gives an error, never a
-/// fault on a mapped page.
+/// An open subspace file. Its header and tables, and single blocks
+/// ([`Table::block`], [`Table::block_along`]), are read by position into
+/// memory, so a file truncated under a running reader gives an error, never
+/// a fault on a mapped page; only whole-table reads map it.
 pub struct Table {
     path: PathBuf,
     source: Source,
@@ -117,13 +158,16 @@ impl Table {
                 io_err(path)(e)
             }
         })?;
-        let identity = FileIdentity::of(&file.metadata().map_err(io_err(path))?);
-        // SAFETY: the map is read-only and millbase only ever replaces files by
-        // rename, never in place. The map is read here (header and tables) and by
-        // the whole-table reads of generate and verify, which hold the
-        // database's lock; a query's single blocks are read by position instead.
-        let map = unsafe { Mmap::map(&file) }.map_err(io_err(path))?;
-        Table::checked(path, Source::File { file, map }, identity, variant, sub)
+        let meta = file.metadata().map_err(io_err(path))?;
+        let identity = FileIdentity::of(&meta);
+        // read by position, never through a map: a file truncated or
+        // rewritten under a reader gives an error, not a fault
+        let source = Source::File {
+            file,
+            len: meta.len(),
+            map: OnceLock::new(),
+        };
+        Table::checked(path, source, identity, variant, sub)
     }
 
     /// A table from the bytes of a file named `name` (in its errors), checked
@@ -146,8 +190,12 @@ impl Table {
         variant: Variant,
         sub: Subspace,
     ) -> Result<Table, StorageError> {
-        let map = source.all();
-        let header = Header::decode(path, map)?;
+        let len = source.len();
+        let head = source
+            .read_at(0, HEADER_LEN.min(len as usize))
+            .map_err(io_err(path))?
+            .unwrap_or_default();
+        let header = Header::decode(path, &head)?;
         if header.variant != variant {
             return Err(StorageError::WrongVariant {
                 path: path.to_path_buf(),
@@ -186,15 +234,13 @@ impl Table {
         }
         let nb = header.blocks as usize;
         let tables_len = index_len(nb) + 10 * header.exceptions as usize + 4;
-        let t = map
-            .get(HEADER_LEN..HEADER_LEN + tables_len)
+        let t = source
+            .read_at(HEADER_LEN as u64, tables_len)
+            .map_err(io_err(path))?
             .ok_or_else(|| {
                 corrupt(
                     path,
-                    format!(
-                        "truncated: {} bytes, the offset table does not fit",
-                        map.len()
-                    ),
+                    format!("truncated: {len} bytes, the offset table does not fit"),
                 )
             })?;
         let (body, crc) = t.split_at(tables_len - 4);
@@ -203,7 +249,7 @@ impl Table {
             return Err(corrupt(path, "offset table checksum mismatch"));
         }
         let data_start = (HEADER_LEN + tables_len) as u64;
-        let blocks = BlockIndex::parse(path, body, nb, data_start, map.len() as u64)?;
+        let blocks = BlockIndex::parse(path, body, nb, data_start, len)?;
         let exceptions: Vec<(u64, u16)> = body[index_len(nb)..]
             .chunks(10)
             .map(|c| {
@@ -243,7 +289,7 @@ impl Table {
 
     /// Size of the file in bytes.
     pub fn file_len(&self) -> u64 {
-        self.source.all().len() as u64
+        self.source.len()
     }
 
     /// Whether the file stores plies (otherwise wins and losses decode as
@@ -306,7 +352,8 @@ impl Table {
                 format!("block {b} {}", self.no_such_block()),
             ));
         }
-        self.blocks.block(&self.path, self.source.all(), b)
+        let all = self.source.all().map_err(io_err(&self.path))?;
+        self.blocks.block(&self.path, all, b)
     }
 
     /// Decodes block `b` from its checked bytes `data` ([`Table::block_data`])
