@@ -825,3 +825,56 @@ fn ultra_chooses_the_move_most_likely_to_draw_a_mistake() {
         "only {mattered} choices where the chances differed"
     );
 }
+
+/// A served `expert` move has a node budget: the search stops deepening
+/// within it (the nodes searched bounded by it, a shallower depth than the
+/// level's own budget reaches), the player bounded by it plays one of that
+/// search's best moves, and a budget, unlike a clock, plays the same move
+/// every time.
+#[test]
+fn a_node_budget_bounds_an_expert_move_and_keeps_it_reproducible() {
+    use millbase::play::players::search::{Config, search};
+    let v = Variant::default();
+    let pos: Position = "W.W.B..B.W..BW...B.W..B. w 0 0".parse().unwrap();
+    let seen = Default::default();
+    let own = search(&pos, v, Config::EXPERT, &seen);
+    let budget = 20_000;
+    let small = search(
+        &pos,
+        v,
+        Config {
+            node_budget: budget,
+            ..Config::EXPERT
+        },
+        &seen,
+    );
+    assert!(
+        small.nodes <= budget + 1,
+        "{} nodes within a budget of {budget}",
+        small.nodes
+    );
+    assert!(
+        small.depth < own.depth,
+        "depth {} within the budget, {} without",
+        small.depth,
+        own.depth
+    );
+    assert!(own.nodes > budget);
+    let game = Game::with_move_limit(pos, v, 0, 100);
+    let mut moves = std::collections::BTreeSet::new();
+    for _ in 0..3 {
+        let mut p = Level::Expert.player_within(1, None, Some(budget)).unwrap();
+        let mv = p.choose(&game).unwrap();
+        assert!(
+            small.best.contains(&mv),
+            "{mv} is not among {:?}",
+            small.best
+        );
+        moves.insert(mv.to_string());
+    }
+    assert_eq!(
+        moves.len(),
+        1,
+        "the same seed and budget, another move: {moves:?}"
+    );
+}

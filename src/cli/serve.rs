@@ -29,6 +29,17 @@ pub struct ServeArgs {
     /// new one answered 503 when all are busy.
     #[arg(long, value_name = "N", default_value_t = 1000)]
     max_connections: usize,
+    /// Nodes of an `expert` move of /api/play at most (the level's own
+    /// budget, 3,000,000, is about 0.55 s a move; the default about 0.2 s
+    /// on one core).
+    #[arg(long, value_name = "N", default_value_t = millbase::server::SERVED_EXPERT_NODES,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    expert_nodes: u64,
+    /// Moves of the searching levels (simple, hard, expert) computed at once,
+    /// apart from every other request (default and most: one per core); 4
+    /// more wait, the rest are answered 503 with Retry-After.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    searches: Option<u64>,
 }
 
 pub fn run(a: ServeArgs, out: &mut impl Write) -> Result<(), Failure> {
@@ -85,7 +96,12 @@ pub fn run(a: ServeArgs, out: &mut impl Write) -> Result<(), Failure> {
             a.db.db.display()
         )?;
         out.flush()?;
-        millbase::server::serve(db, listener, limits, stop_signal())
+        let cores = millbase::server::Options::default().searches;
+        let options = millbase::server::Options {
+            expert_nodes: a.expert_nodes,
+            searches: a.searches.map_or(cores, |n| (n as usize).min(cores)),
+        };
+        millbase::server::serve(db, listener, limits, options, stop_signal())
             .await
             .map_err(|e| Failure::fault(format!("server stopped: {e}")))
     })?;

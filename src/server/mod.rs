@@ -62,6 +62,30 @@ pub fn max_busy() -> usize {
 }
 /// Lookups waiting for their turn; beyond that a request is answered 503.
 pub const MAX_QUEUED: usize = 256;
+/// Moves of a searching level waiting for their turn; beyond that 503.
+pub const MAX_SEARCHES_QUEUED: usize = 4;
+/// The nodes of a served `expert` move by default: about 0.2 s on one core
+/// (docs/RESULTS.md).
+pub const SERVED_EXPERT_NODES: u64 = 1_000_000;
+
+/// What a server allows the searching levels of `/api/play`.
+#[derive(Clone, Copy, Debug)]
+pub struct Options {
+    /// Nodes of an `expert` move at most.
+    pub expert_nodes: u64,
+    /// Searches at once (at most one per core); [`MAX_SEARCHES_QUEUED`] more
+    /// wait, the rest are answered 503.
+    pub searches: usize,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            expert_nodes: SERVED_EXPERT_NODES,
+            searches: std::thread::available_parallelism().map_or(1, |n| n.get()),
+        }
+    }
+}
 /// The longest error message sent, in characters (an echo of bad input is
 /// shorter still: [`crate::rules::position::excerpt`]).
 const MAX_MESSAGE: usize = 300;
@@ -83,6 +107,12 @@ struct Shared {
     sector_reports: Mutex<HashMap<(Subspace, FileIdentity), ReportCell>>,
     /// One report made at a time.
     report_turn: Semaphore,
+    /// The searches of `/api/play` running, apart from every other request.
+    searches: Semaphore,
+    /// Searches waiting for their turn.
+    searches_queued: AtomicUsize,
+    /// Nodes of a served `expert` move at most.
+    expert_nodes: u64,
 }
 
 /// An API error: the status and a message naming the problem.
@@ -90,6 +120,8 @@ struct Shared {
 pub struct ApiError {
     status: StatusCode,
     message: String,
+    /// Seconds after which a refused request may be sent again.
+    retry_after: Option<u32>,
 }
 
 impl ApiError {
@@ -97,6 +129,15 @@ impl ApiError {
         ApiError {
             status,
             message: message.into(),
+            retry_after: None,
+        }
+    }
+
+    /// 503: the server is busy; `Retry-After: 1`.
+    fn busy(message: impl Into<String>) -> ApiError {
+        ApiError {
+            retry_after: Some(1),
+            ..ApiError::new(StatusCode::SERVICE_UNAVAILABLE, message)
         }
     }
 
@@ -111,13 +152,17 @@ impl IntoResponse for ApiError {
         struct Body {
             error: String,
         }
-        (
+        let mut r = (
             self.status,
             Json(Body {
                 error: bounded(self.message),
             }),
         )
-            .into_response()
+            .into_response();
+        if let Some(s) = self.retry_after {
+            r.headers_mut().insert(header::RETRY_AFTER, s.into());
+        }
+        r
     }
 }
 
@@ -233,12 +278,7 @@ async fn blocking<T: Send + 'static>(
     shared: &Arc<Shared>,
     f: impl FnOnce(&Shared) -> Result<T, ApiError> + Send + 'static,
 ) -> Result<T, ApiError> {
-    let busy = || {
-        ApiError::new(
-            StatusCode::SERVICE_UNAVAILABLE,
-            "the server is busy: try again in a moment",
-        )
-    };
+    let busy = || ApiError::busy("the server is busy: try again in a moment");
     let _permit = match shared.busy.try_acquire() {
         Ok(p) => p,
         Err(_) => {
@@ -263,9 +303,14 @@ struct Queued<'a>(&'a AtomicUsize);
 impl<'a> Queued<'a> {
     /// A place, or `None` when [`MAX_QUEUED`] wait already.
     fn join(queued: &'a AtomicUsize) -> Option<Queued<'a>> {
+        Queued::join_within(queued, MAX_QUEUED)
+    }
+
+    /// A place, or `None` when `max` wait already.
+    fn join_within(queued: &'a AtomicUsize, max: usize) -> Option<Queued<'a>> {
         let was = queued.fetch_add(1, Ordering::Relaxed);
         let place = Queued(queued);
-        (was < MAX_QUEUED).then_some(place)
+        (was < max).then_some(place)
     }
 }
 
@@ -321,7 +366,7 @@ async fn play(
     let p = params(q)?;
     let level = p.level.unwrap_or(Level::Hard);
     let seed = p.seed.unwrap_or(0);
-    let answer = blocking(&shared, move |s| {
+    let play_move = move |s: &Shared| {
         let mut game = p.game(&s.db)?;
         if let Some(r) = game.result() {
             return Err(ApiError::new(
@@ -334,7 +379,7 @@ async fn play(
             s.db.answer_game(&game, false)?;
         }
         let mut player = level
-            .player(seed, Some(s.db.clone()))
+            .player_within(seed, Some(s.db.clone()), Some(s.expert_nodes))
             .map_err(ApiError::bad_request)?;
         let mv = player
             .choose(&game)
@@ -346,9 +391,41 @@ async fn play(
             "position": game.position().to_string(),
             "game": game.json(),
         }))
-    })
-    .await?;
+    };
+    let answer = if level.searches() {
+        searching(&shared, play_move).await?
+    } else {
+        blocking(&shared, play_move).await?
+    };
     Ok(Json(answer))
+}
+
+/// Runs the search `f` on the blocking pool apart from every other request:
+/// at most [`Options::searches`] at a time and [`MAX_SEARCHES_QUEUED`]
+/// waiting, the rest answered 503 with `Retry-After`; so that queries and
+/// health never wait behind searches.
+async fn searching<T: Send + 'static>(
+    shared: &Arc<Shared>,
+    f: impl FnOnce(&Shared) -> Result<T, ApiError> + Send + 'static,
+) -> Result<T, ApiError> {
+    let busy = || ApiError::busy("every search slot is taken: try again in a moment");
+    let _permit = match shared.searches.try_acquire() {
+        Ok(p) => p,
+        Err(_) => {
+            let _waiting = Queued::join_within(&shared.searches_queued, MAX_SEARCHES_QUEUED)
+                .ok_or_else(busy)?;
+            shared.searches.acquire().await.map_err(|_| busy())?
+        }
+    };
+    let s = shared.clone();
+    tokio::task::spawn_blocking(move || f(&s).map_err(|e| s.public(e)))
+        .await
+        .map_err(|e| {
+            ApiError::new(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                format!("search failed: {e}"),
+            )
+        })?
 }
 
 /// `GET /api/review`: every move of the game judged.
@@ -541,13 +618,18 @@ fn asset(content_type: &'static str, body: &'static str) -> Response {
     ([(header::CONTENT_TYPE, content_type)], body).into_response()
 }
 
-/// The explorer's routes over `db`.
+/// The explorer's routes over `db`, with the default [`Options`].
 pub fn router(db: Database) -> Router {
-    routes(Arc::new(Shared::new(db)))
+    router_with(db, Options::default())
+}
+
+/// The explorer's routes over `db` with `options`.
+pub fn router_with(db: Database, options: Options) -> Router {
+    routes(Arc::new(Shared::new(db, options)))
 }
 
 impl Shared {
-    fn new(db: Database) -> Shared {
+    fn new(db: Database, options: Options) -> Shared {
         let given = db.path().display().to_string();
         let resolved = std::fs::canonicalize(db.path()).map(|p| p.display().to_string());
         let dir_names = [Some(given), resolved.ok()].into_iter().flatten().collect();
@@ -558,6 +640,9 @@ impl Shared {
             dir_names,
             sector_reports: Mutex::new(HashMap::new()),
             report_turn: Semaphore::new(1),
+            searches: Semaphore::new(options.searches.max(1)),
+            searches_queued: AtomicUsize::new(0),
+            expert_nodes: options.expert_nodes,
         }
     }
 }
@@ -594,9 +679,10 @@ pub async fn serve(
     db: Database,
     listener: tokio::net::TcpListener,
     limits: listen::Limits,
+    options: Options,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    listen::serve_router(router(db), listener, limits, shutdown).await
+    listen::serve_router(router_with(db, options), listener, limits, shutdown).await
 }
 
 #[cfg(test)]
@@ -647,7 +733,10 @@ mod tests {
         let reports = dir.path().join(crate::storage::dir::REPORT_DIR);
         let made_path = reports.join("3-3-0-0.mdb.json");
         std::fs::remove_file(&made_path).unwrap();
-        let shared = Arc::new(Shared::new(Database::open(dir.path()).unwrap()));
+        let shared = Arc::new(Shared::new(
+            Database::open(dir.path()).unwrap(),
+            Options::default(),
+        ));
         // a report being made holds the turn; the order of events is
         // checked, the long waits only guard against a hang
         let turn = shared.report_turn.try_acquire().unwrap();
@@ -677,6 +766,95 @@ mod tests {
         drop(turn);
         assert_eq!(made.await.unwrap(), Some(StatusCode::OK));
         assert!(made_path.is_file(), "the report made is kept");
+    }
+
+    /// A 3-stone database (flying, no rule tables) in a new directory.
+    fn three_stone_db() -> tempfile::TempDir {
+        let dir = tempfile::tempdir().unwrap();
+        let limits = crate::index::plan::Limits {
+            max_stones: 3,
+            max_total: 6,
+            placement: true,
+            move_limit: None,
+        };
+        let ix = crate::index::Indexer::new();
+        let silent = &crate::build::generate::Silent;
+        crate::build::generate::generate(dir.path(), Default::default(), limits, &ix, silent)
+            .unwrap();
+        dir
+    }
+
+    /// GET `uri` from `app`: the response (a hang guard of 60 s).
+    async fn response(app: Router, uri: &str) -> Response {
+        use tower::ServiceExt;
+        let req = axum::http::Request::get(uri)
+            .body(axum::body::Body::empty())
+            .unwrap();
+        tokio::time::timeout(Duration::from_secs(60), app.oneshot(req))
+            .await
+            .expect("an answer")
+            .unwrap()
+    }
+
+    /// Searches have their own slots and queue: once both are full a move
+    /// of a searching level is a 503 with Retry-After, while queries,
+    /// health and the database's levels answer at once; the lookups' own
+    /// queue, full, is a 503 with Retry-After too.
+    #[tokio::test]
+    async fn full_search_slots_and_queues_are_503s_that_starve_nothing_else() {
+        let dir = three_stone_db();
+        let options = Options {
+            expert_nodes: 1000,
+            searches: 1,
+        };
+        let shared = Arc::new(Shared::new(Database::open(dir.path()).unwrap(), options));
+        let pos = "W.W.....B.......W....B.B%20w%200%200";
+        let play = |level: &str| format!("/api/play?position={pos}&level={level}");
+        // a search slot free: a move
+        let r = response(routes(shared.clone()), &play("expert")).await;
+        assert_eq!(r.status(), StatusCode::OK);
+        // the slot taken and the queue full
+        let slot = shared.searches.try_acquire().unwrap();
+        shared
+            .searches_queued
+            .store(MAX_SEARCHES_QUEUED, Ordering::Relaxed);
+        for level in ["simple", "hard", "expert"] {
+            let r = response(routes(shared.clone()), &play(level)).await;
+            assert_eq!(r.status(), StatusCode::SERVICE_UNAVAILABLE, "{level}");
+            assert_eq!(r.headers()[header::RETRY_AFTER], "1", "{level}");
+        }
+        // everything else answers meanwhile
+        for uri in [
+            "/api/health".to_string(),
+            format!("/api/query?position={pos}"),
+            play("perfect"),
+            play("random"),
+        ] {
+            let r = response(routes(shared.clone()), &uri).await;
+            assert_eq!(r.status(), StatusCode::OK, "{uri}");
+        }
+        // a place in the queue: the move waits for the slot, then is made
+        shared.searches_queued.store(0, Ordering::Relaxed);
+        let app = routes(shared.clone());
+        let uri = play("hard");
+        let waiting = tokio::spawn(async move { response(app, &uri).await.status() });
+        for _ in 0..10 {
+            tokio::time::sleep(Duration::from_millis(10)).await;
+            assert!(!waiting.is_finished(), "a search ran without a slot");
+        }
+        drop(slot);
+        assert_eq!(waiting.await.unwrap(), StatusCode::OK);
+        // the lookups' queue full and every permit taken: a 503 with Retry-After
+        let permits = shared.busy.try_acquire_many(max_busy() as u32).unwrap();
+        shared.queued.store(MAX_QUEUED, Ordering::Relaxed);
+        let r = response(
+            routes(shared.clone()),
+            &format!("/api/query?position={pos}"),
+        )
+        .await;
+        assert_eq!(r.status(), StatusCode::SERVICE_UNAVAILABLE);
+        assert_eq!(r.headers()[header::RETRY_AFTER], "1");
+        drop(permits);
     }
 
     #[test]

@@ -155,6 +155,32 @@ impl Level {
     /// A player of this level seeded with `seed`; `db` for the levels that
     /// need it (`None` there is an error naming the level).
     pub fn player(self, seed: u64, db: Option<Arc<Database>>) -> Result<Box<dyn Player>, String> {
+        self.player_within(seed, db, None)
+    }
+
+    /// Whether the level searches the game tree (its cost a server must
+    /// bound): `simple`, `hard` and `expert`.
+    pub fn searches(self) -> bool {
+        matches!(self, Level::Simple | Level::Hard | Level::Expert)
+    }
+
+    /// [`Level::player`], a searching level's nodes a move bounded by
+    /// `node_budget` where given (the smaller of it and the level's own).
+    pub fn player_within(
+        self,
+        seed: u64,
+        db: Option<Arc<Database>>,
+        node_budget: Option<u64>,
+    ) -> Result<Box<dyn Player>, String> {
+        let within = |mut c: search::Config| {
+            if let Some(n) = node_budget {
+                c.node_budget = match c.node_budget {
+                    0 => n,
+                    own => own.min(n),
+                };
+            }
+            c
+        };
         let rng = StdRng::seed_from_u64(seed);
         let db = || {
             let db = db.clone().ok_or_else(|| {
@@ -169,9 +195,9 @@ impl Level {
         };
         Ok(match self {
             Level::Random => Box::new(RandomPlayer { rng }),
-            Level::Simple => Box::new(Searching::new(self, search::Config::SIMPLE, rng)),
-            Level::Hard => Box::new(Searching::new(self, search::Config::HARD, rng)),
-            Level::Expert => Box::new(Searching::new(self, search::Config::EXPERT, rng)),
+            Level::Simple => Box::new(Searching::new(self, within(search::Config::SIMPLE), rng)),
+            Level::Hard => Box::new(Searching::new(self, within(search::Config::HARD), rng)),
+            Level::Expert => Box::new(Searching::new(self, within(search::Config::EXPERT), rng)),
             Level::Perfect => Box::new(Perfect { db: db()?, rng }),
             Level::Ultra => Box::new(Ultra { db: db()?, rng }),
         })
