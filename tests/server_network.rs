@@ -385,3 +385,34 @@ fn tables_rewritten_in_place_under_the_server_never_kill_it() {
         assert_eq!((status, &body), (200, want), "{q}");
     }
 }
+
+/// A stop lets a request in flight finish: an `expert` move asked just
+/// before SIGTERM is answered whole, and the server then exits cleanly.
+#[test]
+fn a_stop_lets_a_request_in_flight_finish() {
+    let dir = small_db();
+    // the level's own budget: a move of some tenths of a second
+    let (mut server, host) = serve_with(dir.path(), &["--expert-nodes", "3000000"]);
+    let pos = "W.W.B..B.W..BW...B.W..B.%20w%200%200";
+    let uri = format!("/api/play?position={pos}&level=expert");
+    let asked = {
+        let (host, uri) = (host.clone(), uri.clone());
+        std::thread::spawn(move || get(&host, &uri))
+    };
+    // the request on its way, then the stop
+    std::thread::sleep(Duration::from_millis(40));
+    assert!(
+        !asked.is_finished(),
+        "the move was made before the stop: choose a longer search"
+    );
+    let kill = std::process::Command::new("kill")
+        .args(["-TERM", &server.0.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(kill.success());
+    let (status, body) = asked.join().unwrap();
+    assert_eq!(status, 200, "{body}");
+    assert!(body.contains("\"move\""), "{body}");
+    let status = server.0.wait().unwrap();
+    assert!(status.success(), "{status}");
+}

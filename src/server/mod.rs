@@ -614,6 +614,34 @@ async fn limit_query(req: Request, next: Next) -> Response {
     next.run(req).await
 }
 
+/// The security headers of every answer: no content-type sniffing, no
+/// framing by other sites, and the page's own scripts, styles and images
+/// only.
+async fn security_headers(req: Request, next: Next) -> Response {
+    let mut r = next.run(req).await;
+    let h = r.headers_mut();
+    h.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        header::HeaderValue::from_static("nosniff"),
+    );
+    h.insert(
+        header::X_FRAME_OPTIONS,
+        header::HeaderValue::from_static("DENY"),
+    );
+    h.insert(
+        header::CONTENT_SECURITY_POLICY,
+        header::HeaderValue::from_static(
+            "default-src 'self'; img-src 'self' data:; object-src 'none'; \
+             base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+        ),
+    );
+    h.insert(
+        header::REFERRER_POLICY,
+        header::HeaderValue::from_static("no-referrer"),
+    );
+    r
+}
+
 fn asset(content_type: &'static str, body: &'static str) -> Response {
     ([(header::CONTENT_TYPE, content_type)], body).into_response()
 }
@@ -670,6 +698,7 @@ fn routes(shared: Arc<Shared>) -> Router {
         )
         .fallback(|| async { ApiError::new(StatusCode::NOT_FOUND, "no such page or API route") })
         .layer(middleware::from_fn(limit_query))
+        .layer(middleware::from_fn(security_headers))
         .with_state(shared)
 }
 
@@ -855,6 +884,33 @@ mod tests {
         assert_eq!(r.status(), StatusCode::SERVICE_UNAVAILABLE);
         assert_eq!(r.headers()[header::RETRY_AFTER], "1");
         drop(permits);
+    }
+
+    /// Every answer, page, API or error, carries the security headers.
+    #[tokio::test]
+    async fn every_answer_carries_the_security_headers() {
+        let dir = three_stone_db();
+        let shared = Arc::new(Shared::new(
+            Database::open(dir.path()).unwrap(),
+            Options::default(),
+        ));
+        for uri in [
+            "/",
+            "/app.js",
+            "/api/health",
+            "/api/query?position=x",
+            "/nothing",
+        ] {
+            let r = response(routes(shared.clone()), uri).await;
+            let h = r.headers();
+            assert_eq!(h[header::X_CONTENT_TYPE_OPTIONS], "nosniff", "{uri}");
+            assert_eq!(h[header::X_FRAME_OPTIONS], "DENY", "{uri}");
+            let csp = h[header::CONTENT_SECURITY_POLICY].to_str().unwrap();
+            assert!(
+                csp.contains("default-src 'self'") && csp.contains("frame-ancestors 'none'"),
+                "{uri}: {csp}"
+            );
+        }
     }
 
     #[test]
