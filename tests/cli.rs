@@ -1225,3 +1225,36 @@ fn generate_writes_the_same_files_on_one_thread_and_on_two() {
     assert!(one.lines().count() > 20, "{one}");
     assert_eq!(one, sums("2"));
 }
+
+/// `probe` reads lines of at most 4096 bytes: a longer one gets an error
+/// line (its bytes past that skipped, never held) and the stream goes on;
+/// a last line without its newline is answered too.
+#[test]
+fn probe_answers_a_line_too_long_with_an_error_and_goes_on() {
+    let db = common::shared_db(&["--max-stones", "3"]);
+    let pos = "WW.....BB..........W.B.. w 0 0";
+    let input = format!(
+        "{}\n{pos}\n{}\n{pos}",
+        "W".repeat(100_000),
+        "B".repeat(4097)
+    );
+    let o = common::run_with_input(&["probe", "--db", db.path().to_str().unwrap()], &input);
+    assert!(o.status.success());
+    let lines: Vec<serde_json::Value> = (stdout(&o).lines())
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 4, "{}", stdout(&o));
+    for k in [0, 2] {
+        assert!(
+            lines[k]["error"]
+                .as_str()
+                .unwrap()
+                .contains("more than 4096 bytes"),
+            "{}",
+            lines[k]
+        );
+    }
+    for k in [1, 3] {
+        assert_eq!(lines[k]["position"], pos, "{}", lines[k]);
+    }
+}
