@@ -115,9 +115,10 @@ async fn health_and_statistics() {
         .present();
     let names: Vec<String> = present.iter().map(|s| s.to_string()).collect();
     assert_eq!(h["sectors"], serde_json::json!(names));
-    let (status, rows) = get(dir.path(), "/api/stats").await;
+    let (status, list) = get(dir.path(), "/api/stats").await;
     assert_eq!(status, StatusCode::OK);
-    assert_eq!(rows.as_array().unwrap().len(), present.len());
+    assert_eq!(list["tables"].as_array().unwrap().len(), present.len());
+    assert_eq!(list["damaged"], serde_json::json!([]));
     // one sector: counts from its header, a histogram that adds up to them,
     // and longest positions with the plies the database gives them
     let (status, r) = get(dir.path(), "/api/stats/3-4/1-0").await;
@@ -429,6 +430,18 @@ async fn a_damaged_file_is_a_500_naming_it() {
     )
     .await;
     assert_eq!(status, StatusCode::OK);
+    // and the statistics of the other tables, the damaged one named
+    let (status, list) = get(dir.path(), "/api/stats").await;
+    assert_eq!(status, StatusCode::OK, "{list}");
+    let present = millbase::storage::dir::DbDir::open(dir.path())
+        .unwrap()
+        .present();
+    assert_eq!(
+        list["tables"].as_array().unwrap().len(),
+        present.len() - 1,
+        "{list}"
+    );
+    assert_eq!(list["damaged"][0]["file"], file_name(sector), "{list}");
 }
 
 #[test]

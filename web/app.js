@@ -632,7 +632,9 @@ async function showStats() {
   const params = new URLSearchParams(location.search);
   const sector = params.get("sector");
   try {
-    const rows = await api("/api/stats");
+    const list = await api("/api/stats");
+    const rows = list.tables;
+    if (list.damaged.length > 0) showError(`Damaged: ${list.damaged.map((d) => `${d.file} (${d.error})`).join("; ")}`);
     const body = $("stats-table").querySelector("tbody");
     body.replaceChildren();
     for (const r of rows) {

@@ -467,23 +467,36 @@ async fn mainline(
     Ok(Json(line))
 }
 
-async fn stats(State(shared): State<Arc<Shared>>) -> Result<Json<Vec<StatsRow>>, ApiError> {
-    let rows = blocking(&shared, |s| {
+/// `GET /api/stats`: the counts of every table that opens, and the files
+/// that do not, named.
+#[derive(Serialize)]
+struct StatsList {
+    tables: Vec<StatsRow>,
+    damaged: Vec<Damaged>,
+}
+
+async fn stats(State(shared): State<Arc<Shared>>) -> Result<Json<StatsList>, ApiError> {
+    let list = blocking(&shared, |s| {
         // the tables stay open: a second request reads no file
-        (s.db.dir().present().into_iter())
-            .map(|sub| {
-                let (header, key, _) = s.db.table_header(sub)?;
-                Ok(StatsRow::new(
+        let (mut tables, mut damaged) = (vec![], vec![]);
+        for sub in s.db.dir().present() {
+            match s.db.table_header(sub) {
+                Ok((header, key, _)) => tables.push(StatsRow::new(
                     sub,
                     header.counts,
                     header.entries,
                     key.table_bytes,
-                ))
-            })
-            .collect::<Result<Vec<_>, ApiError>>()
+                )),
+                Err(e) => damaged.push(Damaged {
+                    file: crate::storage::dir::file_name(sub),
+                    error: bounded(s.public(ApiError::from(e)).message),
+                }),
+            }
+        }
+        Ok(StatsList { tables, damaged })
     })
     .await?;
-    Ok(Json(rows))
+    Ok(Json(list))
 }
 
 async fn sector_stats(
