@@ -50,6 +50,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 use tokio::sync::{OnceCell, Semaphore};
 
 /// The longest query string accepted, in bytes: a game record of some
@@ -106,7 +107,9 @@ struct Shared {
     /// made once ([`records::sector_report`]).
     sector_reports: Mutex<HashMap<(Subspace, FileIdentity), ReportCell>>,
     /// One report made at a time.
-    report_turn: Semaphore,
+    report_turn: Arc<Semaphore>,
+    /// Requests waiting for a report being made.
+    report_waiters: AtomicUsize,
     /// The searches of `/api/play` running, apart from every other request.
     searches: Semaphore,
     /// Searches waiting for their turn.
@@ -502,44 +505,105 @@ async fn stats(State(shared): State<Arc<Shared>>) -> Result<Json<StatsList>, Api
 async fn sector_stats(
     State(shared): State<Arc<Shared>>,
     Path(name): Path<String>,
-) -> Result<Json<SectorReport>, ApiError> {
+) -> Result<Response, ApiError> {
     let sub: Subspace = name
         .parse()
         .map_err(|e: crate::index::SubspaceParseError| ApiError::bad_request(e.to_string()))?;
-    // a kept report is a file read; the others are made one at a time (a
-    // pass over a whole table), each once: a request for a sector being
-    // made waits for it
     // keyed on the identity of the table file open: a file replaced under
     // the server has its report made (or read) anew
     let identity = blocking(&shared, move |s| Ok(s.db.table_header(sub)?.2)).await?;
-    let report = {
-        let cell = (lock(&shared.sector_reports).entry((sub, identity)))
-            .or_default()
-            .clone();
-        let s = shared.clone();
-        cell.get_or_try_init(|| async move {
-            let kept = blocking(&s, move |s| Ok(records::kept_sector_report(&s.db, sub)?)).await?;
-            if let Some(report) = kept {
-                return Ok(Arc::new(report));
-            }
-            let _turn = s
-                .report_turn
-                .acquire()
-                .await
-                .map_err(|_| ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "shutting down"))?;
-            blocking(&s, move |s| {
-                Ok(Arc::new(records::make_sector_report(&s.db, sub)?))
-            })
-            .await
-        })
-        .await?
-        .clone()
+    let cell = (lock(&shared.sector_reports).entry((sub, identity)))
+        .or_default()
+        .clone();
+    if let Some(done) = cell.get() {
+        return report_response(done);
+    }
+    // a kept report is a file read
+    if let Some(report) = blocking(&shared, move |s| {
+        Ok(records::kept_sector_report(&s.db, sub)?)
+    })
+    .await?
+    {
+        let done = cell.get_or_init(|| async { Ok(Arc::new(report)) }).await;
+        return report_response(done);
+    }
+    // the others are made in the background, one at a time (a pass over a
+    // whole table), each once and kept; a request waits for its report at
+    // most REPORT_WAIT, a bounded number of requests at a time, and is
+    // otherwise told to ask again
+    start_report(&shared, &cell, sub);
+    let being_made = || {
+        let mut r = (
+            StatusCode::ACCEPTED,
+            Json(serde_json::json!({
+                "status": "being made",
+                "sector": sub.to_string(),
+                "message": "the report of this table is being made (a pass over it): ask again",
+            })),
+        )
+            .into_response();
+        r.headers_mut()
+            .insert(header::RETRY_AFTER, REPORT_RETRY_SECONDS.into());
+        r
     };
-    Ok(Json((*report).clone()))
+    let Some(_waiting) = Queued::join_within(&shared.report_waiters, MAX_REPORT_WAITERS) else {
+        return Ok(being_made());
+    };
+    let until = tokio::time::Instant::now() + REPORT_WAIT;
+    while tokio::time::Instant::now() < until {
+        if let Some(done) = cell.get() {
+            return report_response(done);
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        // the turn may have come free: this report's turn, then
+        start_report(&shared, &cell, sub);
+    }
+    Ok(being_made())
 }
 
+/// Starts making the report of `sub` into `cell` in the background where
+/// no report is being made: one at a time, each once.
+fn start_report(shared: &Arc<Shared>, cell: &ReportCell, sub: Subspace) {
+    if cell.initialized() {
+        return;
+    }
+    let Ok(turn) = shared.report_turn.clone().try_acquire_owned() else {
+        return;
+    };
+    let (s, c) = (shared.clone(), cell.clone());
+    tokio::spawn(async move {
+        let _turn = turn;
+        if c.get().is_none() {
+            let made = blocking(&s, move |s| Ok(records::make_sector_report(&s.db, sub)?))
+                .await
+                .map(Arc::new)
+                .map_err(|e| (e.status, e.message));
+            let _ = c.set(made);
+        }
+    });
+}
+
+/// The answer of a report made (or the error that making it met).
+fn report_response(done: &ReportResult) -> Result<Response, ApiError> {
+    match done {
+        Ok(report) => Ok(Json((**report).clone()).into_response()),
+        Err((status, message)) => Err(ApiError::new(*status, message.clone())),
+    }
+}
+
+/// A sector report made, or why it could not be.
+type ReportResult = Result<Arc<SectorReport>, (StatusCode, String)>;
+
 /// A sector report, made once.
-type ReportCell = Arc<OnceCell<Arc<SectorReport>>>;
+type ReportCell = Arc<OnceCell<ReportResult>>;
+
+/// How long a request waits for a report being made before it is told to
+/// ask again (202).
+const REPORT_WAIT: Duration = Duration::from_secs(10);
+/// Requests waiting for reports at once; beyond, a 202 at once.
+const MAX_REPORT_WAITERS: usize = 32;
+/// The `Retry-After` of a report being made, in seconds.
+const REPORT_RETRY_SECONDS: u32 = 5;
 
 /// `GET /api/health`.
 #[derive(Serialize)]
@@ -680,7 +744,8 @@ impl Shared {
             queued: AtomicUsize::new(0),
             dir_names,
             sector_reports: Mutex::new(HashMap::new()),
-            report_turn: Semaphore::new(1),
+            report_turn: Arc::new(Semaphore::new(1)),
+            report_waiters: AtomicUsize::new(0),
             searches: Semaphore::new(options.searches.max(1)),
             searches_queued: AtomicUsize::new(0),
             expert_nodes: options.expert_nodes,
@@ -808,6 +873,18 @@ mod tests {
         drop(turn);
         assert_eq!(made.await.unwrap(), Some(StatusCode::OK));
         assert!(made_path.is_file(), "the report made is kept");
+        // waits are bounded: with every waiting place taken, a report that
+        // is not made yet answers 202 at once, to be asked again
+        let turn = shared.report_turn.try_acquire().unwrap();
+        shared
+            .report_waiters
+            .store(MAX_REPORT_WAITERS, Ordering::Relaxed);
+        std::fs::remove_file(reports.join("0-0-3-3.mdb.json")).unwrap();
+        let r = response(routes(shared.clone()), "/api/stats/0-0/3-3").await;
+        assert_eq!(r.status(), StatusCode::ACCEPTED);
+        assert_eq!(r.headers()[header::RETRY_AFTER], "5");
+        shared.report_waiters.store(0, Ordering::Relaxed);
+        drop(turn);
     }
 
     /// A 3-stone database (flying, no rule tables) in a new directory.
