@@ -820,3 +820,48 @@ fn the_cube_action_as_a_gnubg_user_reads_it() {
     assert_eq!(o.status.code(), Some(2), "{}", err(&o));
     assert!(err(&o).contains("nothere.bd"), "{}", err(&o));
 }
+
+/// gnubg files are checked as far as they can be: a file larger than its
+/// header allows is refused before it is read (a sparse 2 GB forgery
+/// included), and a one-sided file whose distribution is zero (a valid
+/// header over a zeroed body) is an error with exit 1, not "0 rolls".
+#[test]
+fn impossible_gnubg_files_are_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let good = dir.path().join("os.bd");
+    let o = common::run(&[
+        "bearoff",
+        "generate",
+        "--one-sided",
+        "--points",
+        "6",
+        "--out",
+        good.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", err(&o));
+    let bytes = std::fs::read(&good).unwrap();
+    // a zeroed body under a valid header
+    let zero = dir.path().join("zero.bd");
+    let mut z = bytes[..40].to_vec();
+    z.resize(bytes.len(), 0);
+    std::fs::write(&zero, &z).unwrap();
+    let o = common::run(&["bearoff", "query", "--db", zero.to_str().unwrap(), "1 6"]);
+    assert_eq!(o.status.code(), Some(1), "{}", out(&o));
+    assert!(
+        err(&o).contains("zero.bd") && err(&o).contains("not 1"),
+        "{}",
+        err(&o)
+    );
+    // a forged size: refused before it is read
+    let forged = dir.path().join("forged.bd");
+    let f = std::fs::File::create(&forged).unwrap();
+    use std::io::Write;
+    (&f).write_all(&bytes[..40]).unwrap();
+    f.set_len(2 << 30).unwrap();
+    let o = common::run(&["bearoff", "query", "--db", forged.to_str().unwrap(), "1 6"]);
+    assert_eq!(o.status.code(), Some(1), "{}", out(&o));
+    assert!(err(&o).contains("more than a 6-point file"), "{}", err(&o));
+    // the good file answers
+    let o = common::run(&["bearoff", "query", "--db", good.to_str().unwrap(), "1 6"]);
+    assert!(o.status.success(), "{}", err(&o));
+}

@@ -41,6 +41,20 @@ impl BearoffFile {
             return Ok(BearoffFile::Full(FullFile::open(path)?));
         }
         let header = Header::decode(path, &start[..len])?;
+        // the size the header allows, before anything more is read: a file
+        // forged larger is never read into memory
+        let size = std::fs::metadata(path).map_err(io)?.len();
+        if size > header.largest_len() {
+            return Err(crate::bearoff::file::corrupt(
+                path,
+                format!(
+                    "{size} bytes, more than a {}-point file of {} chequers can have ({})",
+                    header.points,
+                    header.chequers,
+                    header.largest_len()
+                ),
+            ));
+        }
         let bytes = std::fs::read(path).map_err(io)?;
         Ok(match header.kind {
             Kind::OneSided { .. } => BearoffFile::One(OneSidedFile::new(path, header, bytes)?),

@@ -85,6 +85,31 @@ pub struct Header {
 }
 
 impl Header {
+    /// The largest size a file of this header can have: exact for the
+    /// fixed layouts, the index plus every value for a compressed one-sided
+    /// file. A file larger is refused before it is read.
+    pub fn largest_len(&self) -> u64 {
+        let n = u64::from(crate::bearoff::position::positions(
+            self.points,
+            self.chequers,
+        ));
+        let h = HEADER_LEN as u64;
+        match self.kind {
+            Kind::TwoSided { cubeful } => h + n * n * if cubeful { 8 } else { 2 },
+            Kind::OneSided {
+                gammon,
+                compressed: false,
+            } => h + n * if gammon { 128 } else { 64 },
+            Kind::OneSided {
+                gammon,
+                compressed: true,
+            } => {
+                let (entry, streams) = if gammon { (8, 2) } else { (6, 1) };
+                h + n * entry + n * streams * 32 * 2
+            }
+        }
+    }
+
     /// The header's 40 bytes.
     pub fn encode(&self) -> [u8; HEADER_LEN] {
         let flag = |b: bool| u8::from(b);

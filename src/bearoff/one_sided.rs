@@ -234,6 +234,11 @@ impl OneSidedFile {
         if self.gammon { 8 } else { 6 }
     }
 
+    /// The file's path.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
     /// Whether the file holds gammon distributions.
     pub fn has_gammon(&self) -> bool {
         self.gammon

@@ -222,6 +222,35 @@ fn win(e: f64) -> f64 {
     (e + 1.0) / 2.0
 }
 
+/// An error where the distribution `d` of `side` cannot be one: a side
+/// with chequers bears them off with probability 1 (gnubg's 16 bits each
+/// roll: the sum within the rounding of 32 values), so a zero or
+/// overfull distribution is a damaged file.
+fn check_distribution(
+    file: &BearoffFile,
+    side: &Side,
+    d: &Distribution,
+) -> Result<(), BearoffError> {
+    let sum: u64 = d.off.iter().map(|&v| u64::from(v)).sum();
+    let one = u64::from(ONE);
+    // (a long tail past 32 rolls may fall short of 1, never above it)
+    let ok = sum <= one + 32 && (sum > 0 || side.chequers() == 0);
+    if ok {
+        return Ok(());
+    }
+    let path = match file {
+        BearoffFile::One(f) => f.path().to_path_buf(),
+        _ => std::path::PathBuf::new(),
+    };
+    Err(crate::bearoff::file::corrupt(
+        &path,
+        format!(
+            "the distribution of {side} sums to {:.4}, not 1: a damaged file",
+            sum as f64 / one as f64
+        ),
+    ))
+}
+
 /// The distributions of `side` in a one-sided `file`.
 fn distribution(file: &BearoffFile, side: &Side) -> Result<Distribution, BearoffError> {
     match file {
@@ -236,6 +265,7 @@ pub fn value(file: &BearoffFile, written: Written) -> Result<Value, BearoffError
     match them {
         None => {
             let d = distribution(file, &us)?;
+            check_distribution(file, &us, &d)?;
             let last = d.off.iter().rposition(|&v| v > 0).unwrap_or(0);
             let gammon = match file {
                 BearoffFile::One(f) => f.has_gammon(),
