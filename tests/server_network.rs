@@ -416,3 +416,36 @@ fn a_stop_lets_a_request_in_flight_finish() {
     let status = server.0.wait().unwrap();
     assert!(status.success(), "{status}");
 }
+
+/// The file descriptors are counted: under an open-file limit too low for
+/// the database's tables the server refuses to start, naming the number
+/// needed.
+#[test]
+fn an_open_file_limit_too_low_for_the_tables_is_refused_at_start() {
+    let dir = small_db();
+    let tables = millbase::storage::dir::DbDir::open(dir.path())
+        .unwrap()
+        .present()
+        .len();
+    let exe = env!("CARGO_BIN_EXE_millbase");
+    let db = dir.path().to_str().unwrap();
+    let o = std::process::Command::new("sh")
+        .args([
+            "-c",
+            &format!(
+                "ulimit -n {}; exec {exe} serve --db {db} --port 0",
+                tables / 2
+            ),
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(
+        o.status.code(),
+        Some(2),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let e = String::from_utf8_lossy(&o.stderr);
+    assert!(e.contains(&format!("{tables} table files")), "{e}");
+    assert!(e.contains(&format!("ulimit -n {}", tables + 65)), "{e}");
+}

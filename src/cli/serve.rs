@@ -56,13 +56,25 @@ pub fn run(a: ServeArgs, out: &mut impl Write) -> Result<(), Failure> {
     let db = a.limit.open(&a.db.db)?;
     // the indexer's tables before the first request, not inside it
     db.prepare();
-    // the connection cap, not the file limit, bounds the connections
+    // the connection cap, not the file limit, bounds the connections; the
+    // file limit holds every table open besides them (each file is kept
+    // open once read) and 64 for the rest
     let files = listen::raise_open_file_limit();
+    let tables = table_files(&db) as u64;
+    let spare = files.saturating_sub(tables + 64);
+    if spare == 0 {
+        return Err(Failure::input(format!(
+            "the open-file limit is {files}, too low for the {tables} table files of {} \
+             and the server's own: raise it to at least {} (ulimit -n {}), and by as many \
+             connections as it should hold",
+            db.path().display(),
+            tables + 65,
+            tables + 65,
+        )));
+    }
     let limits = listen::Limits {
         idle_timeout: Duration::from_secs_f64(a.idle_timeout),
-        max_connections: a
-            .max_connections
-            .min(files.saturating_sub(64).max(1) as usize),
+        max_connections: a.max_connections.min(spare as usize),
         ..listen::Limits::default()
     };
     let variant = db.variant();
@@ -149,4 +161,12 @@ fn listen_address(addr: &str, port: Option<u16>) -> Result<std::net::SocketAddr,
     found
         .next()
         .ok_or_else(|| bad(format!("{host:?} has no address")))
+}
+
+/// The table files the server may hold open: the game's table of every
+/// subspace and sector, and its table of the no-removal rule where the
+/// database has them.
+fn table_files(db: &millbase::answer::query::Database) -> usize {
+    let present = db.dir().present().len();
+    present * if db.move_limit().is_some() { 2 } else { 1 }
 }
