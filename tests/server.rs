@@ -662,3 +662,61 @@ async fn the_api_reviews_a_game_as_the_command_does() {
     .await;
     assert_eq!(status, StatusCode::BAD_REQUEST, "{v}");
 }
+
+/// Health stays honest: a file with a bad block stays listed as damaged
+/// when good blocks of it are read after (until it is replaced), and a
+/// file holding another subspace is listed.
+#[tokio::test]
+async fn health_keeps_a_damaged_file_listed_whatever_is_read_after() {
+    let dir = own_db();
+    let sub = Subspace {
+        mover: 4,
+        opponent: 4,
+        mover_hand: 0,
+        opponent_hand: 0,
+    };
+    let path = dir.path().join(file_name(sub));
+    let mut bytes = std::fs::read(&path).unwrap();
+    let n = bytes.len();
+    bytes[n / 2] ^= 0x55; // a byte of a block in the middle
+    std::fs::write(&path, &bytes).unwrap();
+    let ix = millbase::index::Indexer::new();
+    let (mut bad, mut good_after) = (0, 0);
+    for p in ix.spread(sub, 400) {
+        let uri = format!("/api/query?position={}", q(&p.to_string()));
+        let (status, _) = get(dir.path(), &uri).await;
+        match status {
+            StatusCode::INTERNAL_SERVER_ERROR => bad += 1,
+            StatusCode::OK if bad > 0 => good_after += 1,
+            _ => {}
+        }
+    }
+    assert!(
+        bad > 0 && good_after > 0,
+        "{bad} errors, {good_after} answers after one"
+    );
+    let (_, h) = get(dir.path(), "/api/health").await;
+    assert_eq!(h["status"], "damaged", "{h}");
+    assert_eq!(h["damaged"][0]["file"], file_name(sub), "{h}");
+    // a file of another subspace under this one's name is listed
+    let other = Subspace {
+        mover: 3,
+        opponent: 3,
+        mover_hand: 0,
+        opponent_hand: 0,
+    };
+    std::fs::copy(
+        dir.path().join(file_name(other)),
+        dir.path().join(file_name(Subspace {
+            mover: 4,
+            opponent: 3,
+            ..other
+        })),
+    )
+    .unwrap();
+    let (_, h) = common::api_get_fresh(dir.path(), "/api/health").await;
+    let listed: Vec<String> = (h["damaged"].as_array().unwrap().iter())
+        .map(|d| d["file"].as_str().unwrap().to_string())
+        .collect();
+    assert!(listed.contains(&"4-3-0-0.mdb".to_string()), "{h}");
+}

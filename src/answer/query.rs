@@ -333,19 +333,33 @@ impl Database {
             .collect()
     }
 
-    /// Notes `path` as damaged when `e` says its bytes are wrong.
-    fn note<T>(&self, path: &Path, r: Result<T, StorageError>) -> Result<T, StorageError> {
+    /// Notes `path` as damaged when `e` says its bytes are wrong, or that
+    /// it holds another subspace or variant; a file opened (first, or anew
+    /// once replaced: `opened`) and checked is no longer listed. A good
+    /// block read clears nothing: a file with a bad block stays listed
+    /// until it is replaced.
+    fn note<T>(
+        &self,
+        path: &Path,
+        r: Result<T, StorageError>,
+        opened: bool,
+    ) -> Result<T, StorageError> {
         match &r {
-            Err(e @ (StorageError::Corrupt { .. } | StorageError::Io { .. })) => {
+            Err(
+                e @ (StorageError::Corrupt { .. }
+                | StorageError::Io { .. }
+                | StorageError::OtherSubspace { .. }
+                | StorageError::WrongVariant { .. }),
+            ) => {
                 lock(&self.damaged).insert(path.to_path_buf(), e.to_string());
             }
-            Ok(_) => {
+            Ok(_) if opened => {
                 let mut damaged = lock(&self.damaged);
                 if !damaged.is_empty() {
                     damaged.remove(path);
                 }
             }
-            Err(_) => {}
+            _ => {}
         }
         r
     }
@@ -378,7 +392,7 @@ impl Database {
     fn open_into(&self, kind: Kind, sub: Subspace, slot: &Slot) -> Result<&Opened, StorageError> {
         slot.checked_ms.store(self.now_ms(), Ordering::Relaxed);
         let table = self.dir.open_table(kind, sub);
-        let table = match self.note(&self.path_of(kind, sub), table) {
+        let table = match self.note(&self.path_of(kind, sub), table, true) {
             Ok(t) => t,
             Err(e) => {
                 slot.open.store(std::ptr::null_mut(), Ordering::Release);
@@ -540,7 +554,7 @@ impl Database {
                 table.block_along(b as usize, &cells)
             }
         };
-        let codes: Arc<[Cell]> = Arc::from(self.note(table.path(), decoded)?);
+        let codes: Arc<[Cell]> = Arc::from(self.note(table.path(), decoded, false)?);
         lock(&self.cache).insert((table.id, b), codes.clone());
         Ok(codes)
     }
