@@ -449,3 +449,49 @@ fn an_open_file_limit_too_low_for_the_tables_is_refused_at_start() {
     assert!(e.contains(&format!("{tables} table files")), "{e}");
     assert!(e.contains(&format!("ulimit -n {}", tables + 65)), "{e}");
 }
+
+/// The connection cap's 503: with every connection busy (requests in
+/// flight, here `expert` moves queued behind one search slot), a new
+/// connection is answered 503 at once, and the busy ones are answered.
+#[test]
+fn a_connection_over_the_cap_with_all_busy_is_a_503() {
+    let dir = small_db();
+    let args = [
+        "--max-connections",
+        "3",
+        "--searches",
+        "1",
+        "--expert-nodes",
+        "3000000",
+    ];
+    let (_server, host) = serve_with(dir.path(), &args);
+    let pos = "W.W.B..B.W..BW...B.W..B.%20w%200%200";
+    let busy: Vec<_> = (0..3)
+        .map(|k| {
+            let (host, uri) = (
+                host.clone(),
+                format!("/api/play?position={pos}&level=expert&seed={k}"),
+            );
+            std::thread::spawn(move || get(&host, &uri))
+        })
+        .collect();
+    // the three requests in flight, then one more connection
+    std::thread::sleep(Duration::from_millis(100));
+    let mut extra = TcpStream::connect(&host).unwrap();
+    extra
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .unwrap();
+    write!(
+        extra,
+        "GET /api/health HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut answer = String::new();
+    let _ = extra.read_to_string(&mut answer);
+    assert!(answer.starts_with("HTTP/1.1 503"), "{answer}");
+    assert!(answer.contains("too many connections"), "{answer}");
+    for b in busy {
+        let (status, body) = b.join().unwrap();
+        assert_eq!(status, 200, "{body}");
+    }
+}
