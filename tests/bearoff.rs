@@ -486,33 +486,26 @@ fn the_command_generates_queries_and_refuses_bad_input() {
     // 1 3 with 21: every play leaves one chequer on the 1-point; gnubg
     // reaches it first by 3/1 1/off, and writes one chequer's path from
     // the 3-point off
-    let o = common::run(&[
-        "bearoff",
-        "best",
-        "--db",
-        os.to_str().unwrap(),
-        "1 3",
-        "--roll",
-        "21",
-        "--json",
-    ]);
-    let v: serde_json::Value = serde_json::from_str(&out(&o)).unwrap();
+    let best = |pos: &str| -> serde_json::Value {
+        let o = common::run(&[
+            "bearoff",
+            "best",
+            "--db",
+            os.to_str().unwrap(),
+            pos,
+            "--roll",
+            "21",
+            "--json",
+        ]);
+        serde_json::from_str(&out(&o)).unwrap()
+    };
+    let v = best("1 3");
     let moves = v["moves"].as_array().unwrap();
     assert_eq!(moves.len(), 1, "{v}");
     assert_eq!(moves[0]["move"], "3/off", "{v}");
     // 1 2 3 with 21 has several plays: best first, each play's rolls left
     // those of the position it leads to, asked of the file
-    let o = common::run(&[
-        "bearoff",
-        "best",
-        "--db",
-        os.to_str().unwrap(),
-        "1 2 3",
-        "--roll",
-        "21",
-        "--json",
-    ]);
-    let v: serde_json::Value = serde_json::from_str(&out(&o)).unwrap();
+    let v = best("1 2 3");
     let moves = v["moves"].as_array().unwrap();
     assert!(moves.len() >= 3, "{v}");
     let mut rolls = vec![];

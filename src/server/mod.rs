@@ -825,17 +825,7 @@ mod tests {
 
     #[tokio::test]
     async fn a_kept_report_does_not_wait_for_one_being_made() {
-        let dir = tempfile::tempdir().unwrap();
-        let limits = crate::index::plan::Limits {
-            max_stones: 3,
-            max_total: 6,
-            placement: true,
-            move_limit: None,
-        };
-        let ix = crate::index::Indexer::new();
-        let silent = &crate::build::generate::Silent;
-        crate::build::generate::generate(dir.path(), Default::default(), limits, &ix, silent)
-            .unwrap();
+        let dir = three_stone_db();
         // generate kept every report: one removed has to be made again
         let reports = dir.path().join(crate::storage::dir::REPORT_DIR);
         let made_path = reports.join("3-3-0-0.mdb.json");
