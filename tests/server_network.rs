@@ -495,3 +495,28 @@ fn a_connection_over_the_cap_with_all_busy_is_a_503() {
         assert_eq!(status, 200, "{body}");
     }
 }
+
+/// A client that asks for searching moves faster than its token bucket
+/// refills gets 429 with Retry-After, while its plain queries answer.
+#[test]
+fn a_client_over_its_token_bucket_gets_429s_and_keeps_its_queries() {
+    let dir = small_db();
+    let (_server, host) = serve_with(dir.path(), &[]);
+    let pos = "W.W.B..B.W..BW...B.W..B.%20w%200%200";
+    let uri = format!("/api/play?position={pos}&level=simple");
+    let mut refused = 0;
+    for _ in 0..40 {
+        let (status, body) = get(&host, &uri);
+        match status {
+            200 => {}
+            429 => {
+                assert!(body.contains("too many expensive requests"), "{body}");
+                refused += 1;
+            }
+            s => panic!("{s} {body}"),
+        }
+    }
+    assert!(refused > 0, "40 searches at once and none refused");
+    let (status, body) = get(&host, QUERY);
+    assert_eq!(status, 200, "{body}");
+}

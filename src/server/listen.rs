@@ -129,6 +129,11 @@ pub fn raise_open_file_limit() -> u64 {
     lim.rlim_cur
 }
 
+/// The address a request came from, in its extensions: what the
+/// per-client limits of the expensive routes count by.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ClientIp(pub std::net::IpAddr);
+
 /// The answer to a connection over the cap when none is idle.
 const FULL: &[u8] = b"HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\n\
 content-length: 57\r\nconnection: close\r\n\r\n{\"error\":\"too many connections: try again in a moment\"}\n";
@@ -148,7 +153,7 @@ pub async fn serve_router(
     let mut next_id = 0u64;
     tokio::pin!(shutdown);
     loop {
-        let (stream, _) = tokio::select! {
+        let (stream, peer) = tokio::select! {
             _ = &mut shutdown => break,
             accepted = listener.accept() => match accepted {
                 Ok(a) => a,
@@ -179,7 +184,7 @@ pub async fn serve_router(
         let (conns2, router) = (conns.clone(), router.clone());
         let id = next_id;
         tokio::spawn(async move {
-            serve_connection(stream, router, &conn, &conns2, limits).await;
+            serve_connection(stream, peer.ip(), router, &conn, &conns2, limits).await;
             conns2.lock().remove(&id);
             conns2.ended.notify_waiters();
         });
@@ -202,6 +207,7 @@ pub async fn serve_router(
 /// or it is asked to close.
 async fn serve_connection(
     stream: TcpStream,
+    peer: std::net::IpAddr,
     router: Router,
     conn: &Arc<Conn>,
     conns: &Arc<Conns>,
@@ -214,7 +220,9 @@ async fn serve_connection(
     let service = hyper::service::service_fn(move |req: hyper::Request<Incoming>| {
         let (c, cs) = (c.clone(), cs.clone());
         c.busy.fetch_add(1, Ordering::Relaxed);
-        let answer = router.clone().oneshot(req.map(axum::body::Body::new));
+        let mut req = req.map(axum::body::Body::new);
+        req.extensions_mut().insert(ClientIp(peer));
+        let answer = router.clone().oneshot(req);
         async move {
             let r = answer.await;
             c.last_active.store(cs.now_ms(), Ordering::Relaxed);

@@ -69,6 +69,59 @@ pub const MAX_SEARCHES_QUEUED: usize = 4;
 /// (docs/RESULTS.md).
 pub const SERVED_EXPERT_NODES: u64 = 1_000_000;
 
+/// Per-client token buckets for the expensive routes (a searching level's
+/// move, a statistics report to make): each client (by address) holds at
+/// most [`BUCKET_SIZE`] tokens, refilled at [`BUCKET_REFILL`] a second; a
+/// request without a token is a 429 with `Retry-After`.
+struct Buckets {
+    by_client: Mutex<HashMap<std::net::IpAddr, (f64, std::time::Instant)>>,
+}
+
+/// Tokens a client may spend at once on the expensive routes.
+pub const BUCKET_SIZE: f64 = 20.0;
+/// Tokens a client gets back a second.
+pub const BUCKET_REFILL: f64 = 4.0;
+/// Clients remembered at most; beyond, the full buckets are forgotten.
+const BUCKET_CLIENTS: usize = 10_000;
+
+impl Buckets {
+    /// Takes a token of `client`, or says how many seconds until one comes.
+    fn take(&self, client: std::net::IpAddr) -> Result<(), u32> {
+        let now = std::time::Instant::now();
+        let mut map = lock(&self.by_client);
+        if map.len() >= BUCKET_CLIENTS {
+            map.retain(|_, (t, at)| {
+                *t + now.duration_since(*at).as_secs_f64() * BUCKET_REFILL < BUCKET_SIZE
+            });
+        }
+        let (tokens, at) = map.entry(client).or_insert((BUCKET_SIZE, now));
+        *tokens =
+            (*tokens + now.duration_since(*at).as_secs_f64() * BUCKET_REFILL).min(BUCKET_SIZE);
+        *at = now;
+        if *tokens >= 1.0 {
+            *tokens -= 1.0;
+            Ok(())
+        } else {
+            Err(((1.0 - *tokens) / BUCKET_REFILL).ceil().max(1.0) as u32)
+        }
+    }
+}
+
+/// Spends a token of the client of `ip` (a request that came over the
+/// network: one served through [`listen`]), or a 429.
+fn spend(shared: &Shared, ip: Option<listen::ClientIp>) -> Result<(), ApiError> {
+    let Some(listen::ClientIp(ip)) = ip else {
+        return Ok(());
+    };
+    shared.buckets.take(ip).map_err(|wait| ApiError {
+        retry_after: Some(wait),
+        ..ApiError::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            "too many expensive requests from this address: try again in a moment",
+        )
+    })
+}
+
 /// What a server allows the searching levels of `/api/play`.
 #[derive(Clone, Copy, Debug)]
 pub struct Options {
@@ -116,6 +169,8 @@ struct Shared {
     searches_queued: AtomicUsize,
     /// Nodes of a served `expert` move at most.
     expert_nodes: u64,
+    /// The expensive routes' tokens by client.
+    buckets: Buckets,
 }
 
 /// An API error: the status and a message naming the problem.
@@ -364,6 +419,7 @@ fn json(value: &impl Serialize) -> Result<serde_json::Value, ApiError> {
 /// after it.
 async fn play(
     State(shared): State<Arc<Shared>>,
+    client: Option<axum::Extension<listen::ClientIp>>,
     q: Result<Query<PositionParams>, QueryRejection>,
 ) -> Result<Json<serde_json::Value>, ApiError> {
     let p = params(q)?;
@@ -396,6 +452,7 @@ async fn play(
         }))
     };
     let answer = if level.searches() {
+        spend(&shared, client.map(|c| c.0))?;
         searching(&shared, play_move).await?
     } else {
         blocking(&shared, play_move).await?
@@ -504,6 +561,7 @@ async fn stats(State(shared): State<Arc<Shared>>) -> Result<Json<StatsList>, Api
 
 async fn sector_stats(
     State(shared): State<Arc<Shared>>,
+    client: Option<axum::Extension<listen::ClientIp>>,
     Path(name): Path<String>,
 ) -> Result<Response, ApiError> {
     let sub: Subspace = name
@@ -531,6 +589,8 @@ async fn sector_stats(
     // whole table), each once and kept; a request waits for its report at
     // most REPORT_WAIT, a bounded number of requests at a time, and is
     // otherwise told to ask again
+    // a report to make is expensive: it spends the client's token
+    spend(&shared, client.map(|c| c.0))?;
     start_report(&shared, &cell, sub);
     let being_made = || {
         let mut r = (
@@ -749,6 +809,9 @@ impl Shared {
             searches: Semaphore::new(options.searches.max(1)),
             searches_queued: AtomicUsize::new(0),
             expert_nodes: options.expert_nodes,
+            buckets: Buckets {
+                by_client: Mutex::new(HashMap::new()),
+            },
         }
     }
 }
@@ -991,6 +1054,24 @@ mod tests {
                 "{uri}: {csp}"
             );
         }
+    }
+
+    /// A client's bucket: BUCKET_SIZE requests at once, then one as tokens
+    /// come back; another client has its own.
+    #[test]
+    fn a_client_spends_its_own_tokens() {
+        let b = Buckets {
+            by_client: Mutex::new(HashMap::new()),
+        };
+        let (one, two) = ("10.0.0.1".parse().unwrap(), "10.0.0.2".parse().unwrap());
+        for k in 0..BUCKET_SIZE as usize {
+            assert_eq!(b.take(one), Ok(()), "token {k}");
+        }
+        let wait = b.take(one).unwrap_err();
+        assert!(wait >= 1, "{wait}");
+        assert_eq!(b.take(two), Ok(()), "another client's bucket is full");
+        std::thread::sleep(Duration::from_secs_f64(1.2 / BUCKET_REFILL));
+        assert_eq!(b.take(one), Ok(()), "a token came back");
     }
 
     #[test]
