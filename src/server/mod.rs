@@ -638,7 +638,10 @@ fn start_report(shared: &Arc<Shared>, cell: &ReportCell, sub: Subspace) {
                 .await
                 .map(Arc::new)
                 .map_err(|e| (e.status, e.message));
-            let _ = c.set(made);
+            // a busy server is no answer to keep: a later request tries again
+            if !matches!(&made, Err((StatusCode::SERVICE_UNAVAILABLE, _))) {
+                let _ = c.set(made);
+            }
         }
     });
 }
