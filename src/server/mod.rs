@@ -171,6 +171,8 @@ struct Shared {
     expert_nodes: u64,
     /// The expensive routes' tokens by client.
     buckets: Buckets,
+    /// The position the page opens with ([`example_of`]), once found.
+    example: std::sync::OnceLock<Option<String>>,
 }
 
 /// An API error: the status and a message naming the problem.
@@ -336,21 +338,51 @@ async fn blocking<T: Send + 'static>(
     shared: &Arc<Shared>,
     f: impl FnOnce(&Shared) -> Result<T, ApiError> + Send + 'static,
 ) -> Result<T, ApiError> {
-    let busy = || ApiError::busy("the server is busy: try again in a moment");
-    let _permit = match shared.busy.try_acquire() {
+    let slots = Slots {
+        permits: &shared.busy,
+        queued: &shared.queued,
+        max_queued: MAX_QUEUED,
+        busy: "the server is busy: try again in a moment",
+        what: "lookup",
+    };
+    run_in(shared, slots, f).await
+}
+
+/// A pool of slots on the blocking pool and its bounded queue.
+struct Slots<'a> {
+    permits: &'a Semaphore,
+    queued: &'a AtomicUsize,
+    max_queued: usize,
+    /// The 503's message once every slot and place in the queue is taken.
+    busy: &'static str,
+    /// What runs, in the 500 of a panic.
+    what: &'static str,
+}
+
+/// Runs `f` on the blocking pool in one of `slots`, waiting in its queue
+/// where all are taken, a 503 with `Retry-After` where the queue is full; a
+/// panic is a 500, never a dropped connection.
+async fn run_in<T: Send + 'static>(
+    shared: &Arc<Shared>,
+    slots: Slots<'_>,
+    f: impl FnOnce(&Shared) -> Result<T, ApiError> + Send + 'static,
+) -> Result<T, ApiError> {
+    let busy = || ApiError::busy(slots.busy);
+    let _permit = match slots.permits.try_acquire() {
         Ok(p) => p,
         Err(_) => {
-            let _waiting = Queued::join(&shared.queued).ok_or_else(busy)?;
-            shared.busy.acquire().await.map_err(|_| busy())?
+            let _waiting = Queued::join(slots.queued, slots.max_queued).ok_or_else(busy)?;
+            slots.permits.acquire().await.map_err(|_| busy())?
         }
     };
     let s = shared.clone();
+    let what = slots.what;
     tokio::task::spawn_blocking(move || f(&s).map_err(|e| s.public(e)))
         .await
         .map_err(|e| {
             ApiError::new(
                 StatusCode::INTERNAL_SERVER_ERROR,
-                format!("lookup failed: {e}"),
+                format!("{what} failed: {e}"),
             )
         })?
 }
@@ -359,13 +391,8 @@ async fn blocking<T: Send + 'static>(
 struct Queued<'a>(&'a AtomicUsize);
 
 impl<'a> Queued<'a> {
-    /// A place, or `None` when [`MAX_QUEUED`] wait already.
-    fn join(queued: &'a AtomicUsize) -> Option<Queued<'a>> {
-        Queued::join_within(queued, MAX_QUEUED)
-    }
-
     /// A place, or `None` when `max` wait already.
-    fn join_within(queued: &'a AtomicUsize, max: usize) -> Option<Queued<'a>> {
+    fn join(queued: &'a AtomicUsize, max: usize) -> Option<Queued<'a>> {
         let was = queued.fetch_add(1, Ordering::Relaxed);
         let place = Queued(queued);
         (was < max).then_some(place)
@@ -468,24 +495,14 @@ async fn searching<T: Send + 'static>(
     shared: &Arc<Shared>,
     f: impl FnOnce(&Shared) -> Result<T, ApiError> + Send + 'static,
 ) -> Result<T, ApiError> {
-    let busy = || ApiError::busy("every search slot is taken: try again in a moment");
-    let _permit = match shared.searches.try_acquire() {
-        Ok(p) => p,
-        Err(_) => {
-            let _waiting = Queued::join_within(&shared.searches_queued, MAX_SEARCHES_QUEUED)
-                .ok_or_else(busy)?;
-            shared.searches.acquire().await.map_err(|_| busy())?
-        }
+    let slots = Slots {
+        permits: &shared.searches,
+        queued: &shared.searches_queued,
+        max_queued: MAX_SEARCHES_QUEUED,
+        busy: "every search slot is taken: try again in a moment",
+        what: "search",
     };
-    let s = shared.clone();
-    tokio::task::spawn_blocking(move || f(&s).map_err(|e| s.public(e)))
-        .await
-        .map_err(|e| {
-            ApiError::new(
-                StatusCode::INTERNAL_SERVER_ERROR,
-                format!("search failed: {e}"),
-            )
-        })?
+    run_in(shared, slots, f).await
 }
 
 /// `GET /api/review`: every move of the game judged.
@@ -606,7 +623,7 @@ async fn sector_stats(
             .insert(header::RETRY_AFTER, REPORT_RETRY_SECONDS.into());
         r
     };
-    let Some(_waiting) = Queued::join_within(&shared.report_waiters, MAX_REPORT_WAITERS) else {
+    let Some(_waiting) = Queued::join(&shared.report_waiters, MAX_REPORT_WAITERS) else {
         return Ok(being_made());
     };
     let until = tokio::time::Instant::now() + REPORT_WAIT;
@@ -701,7 +718,8 @@ async fn health(State(shared): State<Arc<Shared>>) -> Result<Json<Health>, ApiEr
         // the largest game's start, where the placement phase is there
         let has_placement = present.iter().any(|x| !x.is_movement());
         let start = has_placement.then(|| crate::answer::query::start_of(&present).to_string());
-        let example = example_of(&s.db, &present);
+        // found once: a kept report read, not on every health check
+        let example = (s.example.get_or_init(|| example_of(&s.db, &present))).clone();
         let damaged: Vec<Damaged> = (s.db.check_files().into_iter())
             .map(|(file, error)| Damaged {
                 file: file.display().to_string(),
@@ -815,6 +833,7 @@ impl Shared {
             buckets: Buckets {
                 by_client: Mutex::new(HashMap::new()),
             },
+            example: std::sync::OnceLock::new(),
         }
     }
 }
@@ -867,14 +886,17 @@ mod tests {
     fn at_most_max_queued_wait_and_a_place_is_given_back() {
         let queued = AtomicUsize::new(0);
         let places: Vec<Queued> = (0..MAX_QUEUED)
-            .map(|_| Queued::join(&queued).expect("a place"))
+            .map(|_| Queued::join(&queued, MAX_QUEUED).expect("a place"))
             .collect();
-        assert!(Queued::join(&queued).is_none(), "a place beyond the bound");
+        assert!(
+            Queued::join(&queued, MAX_QUEUED).is_none(),
+            "a place beyond the bound"
+        );
         // the refused one took no place
         assert_eq!(queued.load(Ordering::Relaxed), MAX_QUEUED);
         drop(places);
         assert_eq!(queued.load(Ordering::Relaxed), 0);
-        assert!(Queued::join(&queued).is_some());
+        assert!(Queued::join(&queued, MAX_QUEUED).is_some());
     }
 
     /// GET `uri` from `app`, or `None` if no answer came within `wait`.
