@@ -33,6 +33,12 @@ fn own_db() -> tempfile::TempDir {
 
 /// One request on a new connection (closed after it): status and body.
 fn get(host: &str, path: &str) -> (u16, String) {
+    answer(sent(host, path), path)
+}
+
+/// A connection with one request sent on it (and the connection to close
+/// after it).
+fn sent(host: &str, path: &str) -> TcpStream {
     let mut s = TcpStream::connect(host).unwrap();
     s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
     write!(
@@ -40,6 +46,11 @@ fn get(host: &str, path: &str) -> (u16, String) {
         "GET {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n"
     )
     .unwrap();
+    s
+}
+
+/// The answer read from a connection `sent` made: status and body.
+fn answer(mut s: TcpStream, path: &str) -> (u16, String) {
     let mut response = String::new();
     s.read_to_string(&mut response).unwrap();
     let status = response
@@ -462,30 +473,30 @@ fn a_connection_over_the_cap_with_all_busy_is_a_503() {
         "--searches",
         "1",
         "--expert-nodes",
-        "3000000",
+        "10000000",
     ];
     let (_server, host) = serve_with(dir.path(), &args);
     let pos = "W.W.B..B.W..BW...B.W..B.%20w%200%200";
+    // the three requests sent (and given time to be read), then one more
+    // connection; each move takes about a second, one after the other
     let busy: Vec<_> = (0..3)
         .map(|k| {
-            let (host, uri) = (
-                host.clone(),
-                format!("/api/play?position={pos}&level=expert&seed={k}"),
-            );
-            std::thread::spawn(move || get(&host, &uri))
+            let uri = format!("/api/play?position={pos}&level=expert&seed={k}");
+            let s = sent(&host, &uri);
+            std::thread::spawn(move || answer(s, &uri))
         })
         .collect();
-    // the three requests in flight, then one more connection
-    std::thread::sleep(Duration::from_millis(100));
+    std::thread::sleep(Duration::from_millis(150));
     let mut extra = TcpStream::connect(&host).unwrap();
     extra
         .set_read_timeout(Some(Duration::from_secs(10)))
         .unwrap();
-    write!(
+    // the server may answer before the request is sent: a failed write is
+    // no failure, the 503 is read all the same
+    let _ = write!(
         extra,
         "GET /api/health HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n"
-    )
-    .unwrap();
+    );
     let mut answer = String::new();
     let _ = extra.read_to_string(&mut answer);
     assert!(answer.starts_with("HTTP/1.1 503"), "{answer}");

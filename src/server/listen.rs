@@ -16,7 +16,7 @@ use std::future::Future;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
-use tokio::io::AsyncWriteExt;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::Notify;
 use tower::ServiceExt;
@@ -170,6 +170,20 @@ pub async fn serve_router(
                 let mut stream = stream;
                 let _ = stream.write_all(FULL).await;
                 let _ = stream.shutdown().await;
+                // read what the client sends for a moment before closing:
+                // closing with its request unread would reset the
+                // connection and could discard the 503 before it is read
+                let mut sink = [0u8; 4096];
+                let drain = async {
+                    let mut left = 64 * 1024usize;
+                    while left > 0 {
+                        match stream.read(&mut sink).await {
+                            Ok(0) | Err(_) => break,
+                            Ok(n) => left = left.saturating_sub(n),
+                        }
+                    }
+                };
+                let _ = tokio::time::timeout(Duration::from_secs(1), drain).await;
             });
             continue;
         }
