@@ -857,4 +857,55 @@ fn impossible_gnubg_files_are_errors() {
     // the good file answers
     let o = common::run(&["bearoff", "query", "--db", good.to_str().unwrap(), "1 6"]);
     assert!(o.status.success(), "{}", err(&o));
+    // two-sided, cubeful: a zeroed body, and one entry changed by one unit,
+    // are errors naming the file; the good file answers
+    let ts = dir.path().join("ts.bd");
+    let o = common::run(&[
+        "bearoff",
+        "generate",
+        "--two-sided",
+        "--points",
+        "6",
+        "--checkers",
+        "3",
+        "--out",
+        ts.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", err(&o));
+    let bytes = std::fs::read(&ts).unwrap();
+    let ask = |file: &std::path::Path| {
+        common::run(&[
+            "bearoff",
+            "query",
+            "--db",
+            file.to_str().unwrap(),
+            "2 5 / 2 3",
+        ])
+    };
+    let o = ask(&ts);
+    assert!(o.status.success(), "{}", err(&o));
+    let mut z = bytes[..40].to_vec();
+    z.resize(bytes.len(), 0);
+    std::fs::write(&zero, &z).unwrap();
+    let o = ask(&zero);
+    assert_eq!(o.status.code(), Some(1), "{}", out(&o));
+    assert!(
+        err(&o).contains("zero.bd") && err(&o).contains("damaged"),
+        "{}",
+        err(&o)
+    );
+    // every entry of the query's pair, one at a time, one unit off
+    use millbase::bearoff::position::{Side, positions};
+    let us = Side::parse("2 5", 6).unwrap().index(6);
+    let them = Side::parse("2 3", 6).unwrap().index(6);
+    let n = positions(6, 3) as usize;
+    let at = 40 + (us as usize * n + them as usize) * 8;
+    for k in 0..4 {
+        let mut b = bytes.clone();
+        b[at + 2 * k] ^= 1;
+        std::fs::write(&zero, &b).unwrap();
+        let o = ask(&zero);
+        assert_eq!(o.status.code(), Some(1), "entry {k}: {}", out(&o));
+        assert!(err(&o).contains("damaged"), "{}", err(&o));
+    }
 }

@@ -266,6 +266,58 @@ fn a_file_truncated_or_replaced_under_the_server_is_an_error_then_read_anew() {
     assert!(server.0.try_wait().unwrap().is_none(), "the server died");
 }
 
+/// The descriptors of process `pid`: how many, and how many name a deleted
+/// file.
+fn open_files(pid: u32) -> (usize, usize) {
+    let links: Vec<_> = (std::fs::read_dir(format!("/proc/{pid}/fd")).unwrap())
+        .filter_map(|e| std::fs::read_link(e.ok()?.path()).ok())
+        .collect();
+    let deleted = (links.iter())
+        .filter(|l| l.to_string_lossy().ends_with(" (deleted)"))
+        .count();
+    (links.len(), deleted)
+}
+
+/// Files replaced by rename, again and again, under the server: each old
+/// file is closed once the server has moved to the new one, so no
+/// descriptor of a deleted file stays open (its disk space comes back) and
+/// the count of descriptors does not grow; every answer stays right.
+#[test]
+fn replaced_files_are_closed_and_their_space_given_back() {
+    let dir = own_db();
+    let (server, host) = serve_with(dir.path(), &[]);
+    let pid = server.0.id();
+    let queries = spread_over_4_4(20);
+    let right: Vec<_> = queries.iter().map(|q| get(&host, q)).collect();
+    // health opens every table
+    assert_eq!(get(&host, "/api/health").0, 200);
+    let (before, deleted) = open_files(pid);
+    assert_eq!(deleted, 0);
+    let files: Vec<_> = (std::fs::read_dir(dir.path()).unwrap())
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "mdb"))
+        .collect();
+    assert!(files.len() > 20, "{} files", files.len());
+    for _ in 0..4 {
+        for f in &files {
+            let tmp = f.with_extension("new");
+            std::fs::copy(f, &tmp).unwrap();
+            std::fs::rename(&tmp, f).unwrap();
+        }
+        // past the moment between two looks at each file
+        std::thread::sleep(Duration::from_millis(600));
+        let (status, health) = get(&host, "/api/health");
+        assert_eq!(status, 200);
+        assert!(health.contains("\"status\":\"ok\""), "{health}");
+        for (q, want) in queries.iter().zip(&right) {
+            assert_eq!(&get(&host, q), want, "{q}");
+        }
+        let (now, deleted) = open_files(pid);
+        assert_eq!(deleted, 0, "descriptors of deleted files open");
+        assert!(now <= before + 2, "{before} descriptors, then {now}");
+    }
+}
+
 #[test]
 fn errors_echo_little_of_a_request() {
     let dir = small_db();

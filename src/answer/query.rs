@@ -395,7 +395,7 @@ impl Database {
         let table = match self.note(&self.path_of(kind, sub), table, true) {
             Ok(t) => t,
             Err(e) => {
-                slot.open.store(std::ptr::null_mut(), Ordering::Release);
+                self.put(slot, std::ptr::null_mut());
                 return Err(e);
             }
         };
@@ -403,9 +403,22 @@ impl Database {
         let mut opened = Box::new(Opened { table, id });
         let p: *mut Opened = &mut *opened;
         lock(&self.opened).push(opened);
-        slot.open.store(p, Ordering::Release);
+        self.put(slot, p);
         // SAFETY: the box was just put in `self.opened` (see `in_slot`)
         Ok(unsafe { &*p })
+    }
+
+    /// Puts `p` (null, or a box of `self.opened`) in `slot`, and closes the
+    /// file it held before, once no read is in flight on it: a replaced
+    /// file's descriptor, and a deleted one's disk space, are given back.
+    /// Its box stays (readers may hold it), its reads fail as closed and are
+    /// made again from the file now in the slot ([`Database::block`]).
+    fn put(&self, slot: &Slot, p: *mut Opened) {
+        let old = slot.open.swap(p, Ordering::AcqRel);
+        if !old.is_null() && old != p {
+            // SAFETY: a pointer in a slot points to a box of `self.opened`
+            unsafe { &*old }.close();
+        }
     }
 
     fn now_ms(&self) -> u64 {
@@ -462,12 +475,14 @@ impl Database {
         Ok((t.header, TableKey::of(t), t.identity()))
     }
 
-    /// Looks at every file of the database: each table opens (its header and
-    /// tables checked) and is the file now at its path, else it is opened
-    /// anew. Returns [`Database::damaged`] after.
-    pub fn check_files(&self) -> Vec<(PathBuf, String)> {
+    /// Looks at every file of the subspaces `present` (as
+    /// [`DbDir::present`](crate::storage::DbDir::present) lists them): each
+    /// table opens (its header and tables checked) and is the file now at
+    /// its path, else it is opened anew. What is found goes to
+    /// [`Database::damaged`].
+    pub fn check_files(&self, present: &[Subspace]) {
         let mut tables: Vec<(Kind, Subspace)> = vec![];
-        for sub in self.dir.present() {
+        for &sub in present {
             tables.push((Kind::Game, sub));
             if let Some(limit) = self.move_limit
                 && self.path_of(Kind::Rule(limit), sub).is_file()
@@ -481,7 +496,6 @@ impl Database {
                 let _ = self.current(kind, sub, t);
             }
         }
-        self.damaged()
     }
 
     /// `opened` (the table of `kind` of `sub`), or the file now at its path if that
@@ -510,7 +524,7 @@ impl Database {
             Ok(id) if id == opened.identity() => Ok(opened),
             Ok(_) => self.open_into(kind, sub, slot),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                slot.open.store(std::ptr::null_mut(), Ordering::Release);
+                self.put(slot, std::ptr::null_mut());
                 Err(StorageError::Missing {
                     path: path.to_path_buf(),
                     subspace: sub,
@@ -545,14 +559,22 @@ impl Database {
         {
             return Ok(c.clone());
         }
-        let decoded = match kind {
-            Kind::Game => table.block(b as usize),
-            Kind::Rule(_) => {
-                // a rule table decodes along the game's table of its subspace
-                let game = self.table(sub)?;
-                let cells = self.block(Kind::Game, sub, game, b)?;
-                table.block_along(b as usize, &cells)
+        // a rule table decodes along the game's table of its subspace
+        let game = match kind {
+            Kind::Game => None,
+            Kind::Rule(_) => Some(self.block(Kind::Game, sub, self.table(sub)?, b)?),
+        };
+        let decode = |t: &Opened| match &game {
+            None => t.block(b as usize),
+            Some(cells) => t.block_along(b as usize, cells),
+        };
+        let (table, decoded) = match decode(table) {
+            // replaced and closed while being read: read the file now there
+            Err(_) if table.is_closed() => {
+                let newer = self.open_table(kind, sub)?;
+                (newer, decode(newer))
             }
+            d => (table, d),
         };
         let codes: Arc<[Cell]> = Arc::from(self.note(table.path(), decoded, false)?);
         lock(&self.cache).insert((table.id, b), codes.clone());

@@ -200,7 +200,7 @@ fn equities(
     let (a, b) = (us.index(points), them.index(points));
     match file {
         BearoffFile::Two(f) => {
-            let e = f.equities(a, b);
+            let e = f.checked_equities(a, b)?;
             Ok((
                 e[0],
                 f.is_cubeful()

@@ -156,8 +156,14 @@ pub fn generate(
     for sum in 0..2 * nn - 1 {
         for us in sum.saturating_sub(nn - 1)..=sum.min(nn - 1) {
             let them = sum - us;
-            table[us * nn + them] =
-                solve(us as u32, them as u32, n, &succ, &weights, cubeful, &table);
+            table[us * nn + them] = solve(
+                us as u32,
+                them as u32,
+                &weights,
+                cubeful,
+                |r| succ.of(us as u32, r),
+                |j| table[(them as u32 * n + j) as usize],
+            );
         }
         done += (sum.min(nn - 1) + 1 - sum.saturating_sub(nn - 1)) as u64;
         if sum % 64 == 0 {
@@ -168,16 +174,16 @@ pub fn generate(
     table
 }
 
-/// The equities of the pair (`us` on roll, `them`) from those of smaller
-/// index sums in `table`.
-fn solve(
+/// The equities of the pair (`us` on roll, `them`) from those of the pairs
+/// (`them` on roll, `j`) for each `j` that `plays` of a roll (a number of
+/// [`Roll::all`]) lead `us` to: `entry(j)`, of smaller index sums.
+fn solve<S: AsRef<[u32]>>(
     us: u32,
     them: u32,
-    n: u32,
-    succ: &Successors,
     weights: &[i32; 21],
     cubeful: bool,
-    table: &[Equities],
+    plays: impl Fn(usize) -> S,
+    entry: impl Fn(u32) -> Equities,
 ) -> Equities {
     if us == 0 {
         return [WIN; 4];
@@ -189,8 +195,8 @@ fn solve(
     let kinds = if cubeful { 4 } else { 1 };
     for (r, w) in weights.iter().enumerate() {
         let mut best = [-0xFFFF_i32; 4];
-        for &j in succ.of(us, r) {
-            let e = table[(them * n + j) as usize];
+        for &j in plays(r).as_ref() {
+            let e = entry(j);
             best[CUBELESS] = best[CUBELESS].max(i32::from(!e[CUBELESS]));
             if cubeful {
                 // After the play the opponent is on roll: the cube we own
@@ -237,6 +243,7 @@ pub fn gnubg_bytes(points: usize, chequers: usize, cubeful: bool, table: &[Equit
 
 /// An open two-sided file, checked when read.
 pub struct TwoSidedFile {
+    path: std::path::PathBuf,
     /// The header.
     pub header: Header,
     cubeful: bool,
@@ -268,10 +275,45 @@ impl TwoSidedFile {
             ));
         }
         Ok(TwoSidedFile {
+            path: path.to_path_buf(),
             header,
             cubeful,
             bytes,
         })
+    }
+
+    /// [`TwoSidedFile::equities`], checked against the equities the file
+    /// holds for the pairs one play later, as the generator makes them from
+    /// those (a few dozen reads): an entry that does not follow from them
+    /// is an error naming the file, so a damaged file (a zeroed body, say)
+    /// gives no answer.
+    pub fn checked_equities(&self, us: u32, them: u32) -> Result<Equities, BearoffError> {
+        let points = self.header.points;
+        let side = Side::from_index(us, points)
+            .ok_or_else(|| corrupt(&self.path, format!("no position of index {us}")))?;
+        let rolls: Vec<Roll> = Roll::all().collect();
+        let want = solve(
+            us,
+            them,
+            &roll_weights(),
+            self.cubeful,
+            |r| -> Vec<u32> {
+                let plays = moves::plays(&side, rolls[r]);
+                plays.iter().map(|p| p.to.index(points)).collect()
+            },
+            |j| self.equities(them, j),
+        );
+        let got = self.equities(us, them);
+        if got != want {
+            return Err(corrupt(
+                &self.path,
+                format!(
+                    "the equities of position pair ({us}, {them}) are {got:?}, where those one \
+                     play later give {want:?}: the file is damaged; generate it again"
+                ),
+            ));
+        }
+        Ok(got)
     }
 
     /// Whether the file holds the cubeful equities.

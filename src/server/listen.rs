@@ -48,6 +48,8 @@ impl Default for Limits {
 struct Conn {
     /// Requests being answered.
     busy: AtomicUsize,
+    /// Of those, the ones only waiting ([`Waiting`]): evicted as idle ones are.
+    waiting: Arc<AtomicUsize>,
     /// When the last request was answered (or the connection accepted), in
     /// ms since the server started.
     last_active: AtomicU64,
@@ -55,6 +57,13 @@ struct Conn {
     close: Notify,
     /// Set once it has been asked to close to make room: not picked again.
     closing: AtomicBool,
+}
+
+impl Conn {
+    /// Whether no request is being answered but those only waiting.
+    fn evictable(&self) -> bool {
+        self.busy.load(Ordering::Relaxed) <= self.waiting.load(Ordering::Relaxed)
+    }
 }
 
 /// The open connections, by a number of their own.
@@ -89,9 +98,15 @@ impl Conns {
         if open.len() - closing < max {
             return true;
         }
+        // the longest idle, else the one waiting longest
         let idle = (open.values())
-            .filter(|c| c.busy.load(Ordering::Relaxed) == 0 && !c.closing.load(Ordering::Relaxed))
-            .min_by_key(|c| c.last_active.load(Ordering::Relaxed));
+            .filter(|c| c.evictable() && !c.closing.load(Ordering::Relaxed))
+            .min_by_key(|c| {
+                (
+                    c.busy.load(Ordering::Relaxed),
+                    c.last_active.load(Ordering::Relaxed),
+                )
+            });
         match idle {
             Some(c) => {
                 c.closing.store(true, Ordering::Relaxed);
@@ -133,6 +148,26 @@ pub fn raise_open_file_limit() -> u64 {
 /// per-client limits of the expensive routes count by.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct ClientIp(pub std::net::IpAddr);
+
+/// The connection of a request, in its extensions: a request that only
+/// waits (for a report being made) says so ([`Waiting::wait`]), and its
+/// connection may then be closed to make room, as an idle one is.
+#[derive(Clone, Debug)]
+pub struct Waiting(Arc<AtomicUsize>);
+
+impl Waiting {
+    /// Marks the request as only waiting until the guard is dropped.
+    pub fn wait(&self) -> impl Drop + use<> {
+        struct Guard(Arc<AtomicUsize>);
+        impl Drop for Guard {
+            fn drop(&mut self) {
+                self.0.fetch_sub(1, Ordering::Relaxed);
+            }
+        }
+        self.0.fetch_add(1, Ordering::Relaxed);
+        Guard(self.0.clone())
+    }
+}
 
 /// The answer to a connection over the cap when none is idle.
 const FULL: &[u8] = b"HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\n\
@@ -190,6 +225,7 @@ pub async fn serve_router(
         next_id += 1;
         let conn = Arc::new(Conn {
             busy: AtomicUsize::new(0),
+            waiting: Arc::new(AtomicUsize::new(0)),
             last_active: AtomicU64::new(conns.now_ms()),
             close: Notify::new(),
             closing: AtomicBool::new(false),
@@ -236,6 +272,7 @@ async fn serve_connection(
         c.busy.fetch_add(1, Ordering::Relaxed);
         let mut req = req.map(axum::body::Body::new);
         req.extensions_mut().insert(ClientIp(peer));
+        req.extensions_mut().insert(Waiting(c.waiting.clone()));
         let answer = router.clone().oneshot(req);
         async move {
             let r = answer.await;
@@ -254,9 +291,9 @@ async fn serve_connection(
     loop {
         let idle = conn.busy.load(Ordering::Relaxed) == 0;
         if let Some(deadline) = closing {
-            // asked to close: an idle connection goes now, a busy one once
-            // its answer is out or the grace is over
-            if idle || tokio::time::Instant::now() >= deadline {
+            // asked to close: an idle or only waiting connection goes now, a
+            // busy one once its answer is out or the grace is over
+            if conn.evictable() || tokio::time::Instant::now() >= deadline {
                 return;
             }
         }
@@ -273,5 +310,81 @@ async fn serve_connection(
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use axum::routing::get;
+    use tokio::io::AsyncReadExt;
+
+    /// One request on a new connection: the answer read whole, or what came
+    /// before the connection closed.
+    async fn ask(addr: std::net::SocketAddr, path: &str) -> String {
+        let mut s = TcpStream::connect(addr).await.unwrap();
+        let req = format!("GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+        let _ = s.write_all(req.as_bytes()).await;
+        let mut out = String::new();
+        let _ = s.read_to_string(&mut out).await;
+        out
+    }
+
+    /// At the connection cap, a connection whose request only waits is
+    /// closed to make room, as an idle one is, while one whose request is
+    /// being worked on is not: the new connection is answered.
+    #[tokio::test]
+    async fn requests_only_waiting_make_room_as_idle_ones_do() {
+        let router = Router::new()
+            .route(
+                "/wait",
+                get(|axum::Extension(w): axum::Extension<Waiting>| async move {
+                    let _mark = w.wait();
+                    tokio::time::sleep(Duration::from_secs(30)).await;
+                    "waited"
+                }),
+            )
+            .route(
+                "/work",
+                get(|| async {
+                    tokio::time::sleep(Duration::from_secs(3)).await;
+                    "worked"
+                }),
+            )
+            .route("/now", get(|| async { "now" }));
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let limits = Limits {
+            max_connections: 2,
+            ..Limits::default()
+        };
+        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+        let server = tokio::spawn(serve_router(router, listener, limits, async {
+            let _ = stopped.await;
+        }));
+        let waiter = tokio::spawn(ask(addr, "/wait"));
+        let worker = tokio::spawn(ask(addr, "/work"));
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        // the waiting connection closed for this one
+        let now = ask(addr, "/now").await;
+        assert!(now.starts_with("HTTP/1.1 200"), "{now}");
+        let waited = tokio::time::timeout(Duration::from_secs(5), waiter)
+            .await
+            .expect("the waiting connection was not closed")
+            .unwrap();
+        assert!(!waited.contains("waited"), "{waited}");
+        // the one at work was kept and answered
+        let worked = worker.await.unwrap();
+        assert!(worked.ends_with("worked"), "{worked}");
+        // with both at work, a third is refused
+        let a = tokio::spawn(ask(addr, "/work"));
+        let b = tokio::spawn(ask(addr, "/work"));
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        let refused = ask(addr, "/now").await;
+        assert!(refused.starts_with("HTTP/1.1 503"), "{refused}");
+        assert!(a.await.unwrap().ends_with("worked"));
+        assert!(b.await.unwrap().ends_with("worked"));
+        let _ = stop.send(());
+        server.await.unwrap().unwrap();
     }
 }

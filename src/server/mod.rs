@@ -173,6 +173,20 @@ struct Shared {
     buckets: Buckets,
     /// The position the page opens with ([`example_of`]), once found.
     example: std::sync::OnceLock<Option<String>>,
+    /// Health's last look at every file of the database.
+    sweep: Mutex<Option<Sweep>>,
+}
+
+/// How often, at most, `/api/health` looks at every file of the database
+/// (a stat each, and the header of a file replaced); between two looks it
+/// answers from the last and from what queries found, at the cost of a few
+/// queries whatever the number of files.
+const SWEEP: Duration = Duration::from_millis(500);
+
+/// What health's look at every file found: the subspaces present, and when.
+struct Sweep {
+    at: std::time::Instant,
+    present: Arc<[Subspace]>,
 }
 
 /// An API error: the status and a message naming the problem.
@@ -417,6 +431,26 @@ impl Shared {
         }
         e
     }
+
+    /// The subspaces present, from health's last look at every file of the
+    /// database, which is made again (each file compared with the one open,
+    /// a replaced one opened and checked) when older than [`SWEEP`].
+    fn swept(&self) -> Arc<[Subspace]> {
+        let mut last = lock(&self.sweep);
+        if let Some(w) = &*last
+            && w.at.elapsed() < SWEEP
+        {
+            return w.present.clone();
+        }
+        let present: Arc<[Subspace]> = self.db.dir().present().into();
+        // its findings go to the list of damaged files
+        self.db.check_files(&present);
+        *last = Some(Sweep {
+            at: std::time::Instant::now(),
+            present: present.clone(),
+        });
+        present
+    }
 }
 
 async fn query(
@@ -579,6 +613,7 @@ async fn stats(State(shared): State<Arc<Shared>>) -> Result<Json<StatsList>, Api
 async fn sector_stats(
     State(shared): State<Arc<Shared>>,
     client: Option<axum::Extension<listen::ClientIp>>,
+    waiting: Option<axum::Extension<listen::Waiting>>,
     Path(name): Path<String>,
 ) -> Result<Response, ApiError> {
     let sub: Subspace = name
@@ -626,6 +661,8 @@ async fn sector_stats(
     let Some(_waiting) = Queued::join(&shared.report_waiters, MAX_REPORT_WAITERS) else {
         return Ok(being_made());
     };
+    // only waiting: the connection may be closed to make room
+    let _mark = waiting.map(|w| w.0.wait());
     let until = tokio::time::Instant::now() + REPORT_WAIT;
     while tokio::time::Instant::now() < until {
         if let Some(done) = cell.get() {
@@ -713,14 +750,14 @@ struct Damaged {
 
 async fn health(State(shared): State<Arc<Shared>>) -> Result<Json<Health>, ApiError> {
     let (sectors, start, example, damaged) = blocking(&shared, |s| {
-        let present = s.db.dir().present();
+        let present = s.swept();
         let sectors = present.iter().map(|x| x.to_string()).collect();
         // the largest game's start, where the placement phase is there
         let has_placement = present.iter().any(|x| !x.is_movement());
         let start = has_placement.then(|| crate::answer::query::start_of(&present).to_string());
         // found once: a kept report read, not on every health check
         let example = (s.example.get_or_init(|| example_of(&s.db, &present))).clone();
-        let damaged: Vec<Damaged> = (s.db.check_files().into_iter())
+        let damaged: Vec<Damaged> = (s.db.damaged().into_iter())
             .map(|(file, error)| Damaged {
                 file: file.display().to_string(),
                 error: bounded(s.public(ApiError::bad_request(error)).message),
@@ -834,6 +871,7 @@ impl Shared {
                 by_client: Mutex::new(HashMap::new()),
             },
             example: std::sync::OnceLock::new(),
+            sweep: Mutex::new(None),
         }
     }
 }

@@ -15,7 +15,7 @@ use memmap2::Mmap;
 use rayon::prelude::*;
 use std::fs::{self, File};
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
+use std::sync::{OnceLock, PoisonError, RwLock};
 
 /// What identifies a file on disk: a file replaced by rename or changed in
 /// place has another identity than the one a reader opened.
@@ -59,7 +59,8 @@ enum Source {
     /// A file: read by position (its header, tables and single blocks),
     /// mapped only for a whole-table read ([`Source::all`]).
     File {
-        file: File,
+        /// `None` once closed ([`Table::close`]); each read holds it shared.
+        file: RwLock<Option<File>>,
         /// Its size when opened.
         len: u64,
         /// The map of a whole-table read, made on first use.
@@ -87,6 +88,8 @@ impl Source {
                 if let Some(m) = map.get() {
                     return Ok(m);
                 }
+                let file = file.read().unwrap_or_else(PoisonError::into_inner);
+                let file = file.as_ref().ok_or_else(closed)?;
                 // SAFETY: the map is read-only and made for the whole-table
                 // reads of generate and verify, which hold the database's
                 // lock: no writer replaces or rewrites the file meanwhile.
@@ -101,7 +104,10 @@ impl Source {
     fn read_exact_at(&self, buf: &mut [u8], at: u64) -> std::io::Result<()> {
         use std::os::unix::fs::FileExt;
         match self {
-            Source::File { file, .. } => file.read_exact_at(buf, at),
+            Source::File { file, .. } => {
+                let file = file.read().unwrap_or_else(PoisonError::into_inner);
+                file.as_ref().ok_or_else(closed)?.read_exact_at(buf, at)
+            }
             Source::Bytes(b) => {
                 let part = usize::try_from(at)
                     .ok()
@@ -125,6 +131,11 @@ impl Source {
             Err(e) => Err(e),
         }
     }
+}
+
+/// The error of a read from a table closed by [`Table::close`].
+fn closed() -> std::io::Error {
+    std::io::Error::other("closed: the file was replaced by a newer one")
 }
 
 /// An open subspace file. Its header and tables, and single blocks
@@ -163,7 +174,7 @@ impl Table {
         // read by position, never through a map: a file truncated or
         // rewritten under a reader gives an error, not a fault
         let source = Source::File {
-            file,
+            file: RwLock::new(Some(file)),
             len: meta.len(),
             map: OnceLock::new(),
         };
@@ -301,6 +312,29 @@ impl Table {
     /// The identity of the file as it was opened.
     pub fn identity(&self) -> FileIdentity {
         self.identity
+    }
+
+    /// Closes the file, once the reads in flight on it have ended: a reader
+    /// calls it on a table whose file was replaced, so that the descriptor,
+    /// and the disk space of a deleted file, are given back. Reads after it
+    /// fail ([`Table::is_closed`] then says why). A table read from bytes
+    /// has no file to close; a map made by a whole-table read stays until
+    /// the table is dropped.
+    pub fn close(&self) {
+        if let Source::File { file, .. } = &self.source {
+            *file.write().unwrap_or_else(PoisonError::into_inner) = None;
+        }
+    }
+
+    /// Whether [`Table::close`] closed the file.
+    pub fn is_closed(&self) -> bool {
+        match &self.source {
+            Source::File { file, .. } => file
+                .read()
+                .unwrap_or_else(PoisonError::into_inner)
+                .is_none(),
+            Source::Bytes(_) => false,
+        }
     }
 
     /// Decodes block `b` into cells, checking its checksum and size. A table
