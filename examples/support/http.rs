@@ -39,12 +39,40 @@ pub fn random_positions(n: usize, stones: u8, variant: Variant, seed: u64) -> Ve
 /// Starts `exe serve --db db` on a free loopback port (its standard error
 /// discarded): the process and the `HOST:PORT` it printed.
 pub fn start(exe: &std::path::Path, db: &str) -> (Child, String) {
-    let mut server = Command::new(exe)
-        .args(["serve", "--db", db, "--addr", "127.0.0.1:0"])
+    started(Command::new(exe).args(["serve", "--db", db, "--addr", "127.0.0.1:0"]))
+}
+
+/// [`start`] under an open-file limit of `files` (`ulimit -n`).
+pub fn start_limited(exe: &std::path::Path, db: &str, files: u64) -> (Child, String) {
+    let script = format!("ulimit -n {files} && exec \"$0\" serve --db \"$1\" --addr 127.0.0.1:0");
+    started(Command::new("sh").args(["-c", &script]).arg(exe).arg(db))
+}
+
+/// The open-file limit `exe serve --db db` asks for at least, from the
+/// error it gives under a limit of 16.
+pub fn files_needed(exe: &std::path::Path, db: &str) -> u64 {
+    let script = "ulimit -n 16 && exec \"$0\" serve --db \"$1\" --addr 127.0.0.1:0";
+    let o = (Command::new("sh").args(["-c", script]).arg(exe).arg(db))
+        .output()
+        .unwrap();
+    let e = String::from_utf8_lossy(&o.stderr);
+    let at = e
+        .find("ulimit -n ")
+        .unwrap_or_else(|| panic!("no limit named in {e:?}"));
+    e[at + 10..]
+        .split(|c: char| !c.is_ascii_digit())
+        .next()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no limit named in {e:?}"))
+}
+
+/// The server `command` starts: the process and the `HOST:PORT` it printed.
+fn started(command: &mut Command) -> (Child, String) {
+    let mut server = command
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
-        .unwrap_or_else(|e| panic!("start {} (cargo build --release first): {e}", exe.display()));
+        .unwrap_or_else(|e| panic!("start the server (cargo build --release first): {e}"));
     let mut line = String::new();
     BufReader::new(server.stdout.take().unwrap())
         .read_line(&mut line)
@@ -59,15 +87,17 @@ pub fn start(exe: &std::path::Path, db: &str) -> (Child, String) {
 }
 
 /// One request on a kept-alive connection: the status (0 if the server
-/// closed the connection) and the body.
+/// closed the connection, or it failed) and the body.
 pub fn request(reader: &mut BufReader<TcpStream>, host: &str, path: &str) -> (u16, Vec<u8>) {
     // one write: the request goes out in one segment
     let request = format!("GET {path} HTTP/1.1\r\nHost: {host}\r\n\r\n");
-    reader.get_mut().write_all(request.as_bytes()).unwrap();
+    if reader.get_mut().write_all(request.as_bytes()).is_err() {
+        return (0, vec![]);
+    }
     let (mut status, mut length, mut line) = (0, 0usize, String::new());
     loop {
         line.clear();
-        if reader.read_line(&mut line).unwrap() == 0 {
+        if reader.read_line(&mut line).unwrap_or(0) == 0 {
             return (0, vec![]);
         }
         let l = line.trim_end();
@@ -82,8 +112,10 @@ pub fn request(reader: &mut BufReader<TcpStream>, host: &str, path: &str) -> (u1
         }
     }
     let mut body = vec![0u8; length];
-    reader.read_exact(&mut body).unwrap();
-    (status, body)
+    match reader.read_exact(&mut body) {
+        Ok(()) => (status, body),
+        Err(_) => (0, vec![]),
+    }
 }
 
 /// The peak memory of process `pid` in MB (`VmHWM`), or 0.
@@ -102,7 +134,7 @@ pub fn largest_sectors(
 ) -> (Vec<String>, usize) {
     let rows: serde_json::Value = serde_json::from_slice(&request(reader, host, "/api/stats").1)
         .expect("the rows of /api/stats");
-    let mut sectors: Vec<(u64, String, String)> = (rows.as_array().unwrap().iter())
+    let mut sectors: Vec<(u64, String, String)> = (rows["tables"].as_array().unwrap().iter())
         .map(|row| {
             let n = |k: &str| row[k].as_u64().unwrap();
             let hands = (n("mover_hand"), n("opponent_hand"));

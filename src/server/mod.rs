@@ -175,6 +175,11 @@ struct Shared {
     example: std::sync::OnceLock<Option<String>>,
     /// Health's last look at every file of the database.
     sweep: Mutex<Option<Sweep>>,
+    /// Health checks run apart from the lookups, one at a time (each
+    /// costs a few queries' worth): a crowd of lookups never makes one wait.
+    health_turn: Semaphore,
+    /// Health checks waiting for their turn.
+    health_queued: AtomicUsize,
 }
 
 /// How often, at most, `/api/health` looks at every file of the database
@@ -749,7 +754,14 @@ struct Damaged {
 }
 
 async fn health(State(shared): State<Arc<Shared>>) -> Result<Json<Health>, ApiError> {
-    let (sectors, start, example, damaged) = blocking(&shared, |s| {
+    let slots = Slots {
+        permits: &shared.health_turn,
+        queued: &shared.health_queued,
+        max_queued: MAX_QUEUED,
+        busy: "the server is busy: try again in a moment",
+        what: "health check",
+    };
+    let (sectors, start, example, damaged) = run_in(&shared, slots, |s| {
         let present = s.swept();
         let sectors = present.iter().map(|x| x.to_string()).collect();
         // the largest game's start, where the placement phase is there
@@ -866,6 +878,8 @@ impl Shared {
             report_waiters: AtomicUsize::new(0),
             searches: Semaphore::new(options.searches.max(1)),
             searches_queued: AtomicUsize::new(0),
+            health_turn: Semaphore::new(1),
+            health_queued: AtomicUsize::new(0),
             expert_nodes: options.expert_nodes,
             buckets: Buckets {
                 by_client: Mutex::new(HashMap::new()),
