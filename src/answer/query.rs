@@ -476,7 +476,7 @@ impl Database {
     }
 
     /// Looks at every file of the subspaces `present` (as
-    /// [`DbDir::present`](crate::storage::DbDir::present) lists them): each
+    /// [`DbDir::present`](crate::storage::dir::DbDir::present) lists them): each
     /// table opens (its header and tables checked) and is the file now at
     /// its path, else it is opened anew. What is found goes to
     /// [`Database::damaged`].
