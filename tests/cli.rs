@@ -192,11 +192,13 @@ fn query_json_has_every_field_of_the_rules() {
         assert_eq!(
             keys(&v),
             [
-                "category", "counter", "dtc", "moves", "plies", "position", "source", "value"
+                "category", "counter", "dtc", "moves", "plies", "position", "rules", "source",
+                "value"
             ],
             "{pos}"
         );
         assert_eq!(v["counter"], 0);
+        assert_eq!(v["rules"]["name"], "nine");
         // a counter outside 0..L is the user's error: status 2, named
         let o = run(&["query", "--db", db, pos, "--json", "--counter", "100"]);
         assert_eq!(o.status.code(), Some(2));

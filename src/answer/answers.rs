@@ -8,6 +8,7 @@ use crate::answer::query::QueryError;
 use crate::rules::game::GameResult;
 use crate::rules::moves::{self, Move};
 use crate::rules::position::Position;
+use crate::rules::ruleset::RulesId;
 use crate::rules::variant::Variant;
 use crate::solve::counter::Category;
 use crate::solve::value::Value;
@@ -127,7 +128,7 @@ impl Source {
 /// of `docs/RULES.md`: `{"position", "value", "plies", "source",
 /// "moves": [...]}`, `"source"` `"table"` or `"search"`, under the rule the
 /// position's `"counter"`, `"category"` and `"dtc"`, and the `"result"` of
-/// a game that is over.
+/// a game that is over, and the `"rules"` (name and fingerprint).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Answer {
     /// The position asked about.
@@ -149,6 +150,8 @@ pub struct Answer {
     pub result: Option<GameResult>,
     /// Every legal move: fastest win first, then draws, then slowest loss.
     pub moves: Vec<EvaluatedMove>,
+    /// The rules the values were solved under.
+    pub rules: &'static RulesId,
 }
 
 /// Every legal move of `pos` with the value `eval` gives the position after it,

@@ -109,6 +109,7 @@ impl Database {
             value: if lost { Value::Loss(0) } else { Value::Draw },
             moves: vec![],
             source: Source::Table,
+            rules: self.variant().rules_id(),
             rule: (ask.counter).filter(|_| lost).map(|counter| RuleValue {
                 counter,
                 category: Category::Loss,
@@ -152,6 +153,7 @@ impl Database {
             value: self.probe(pos)?,
             moves: self.moves(pos)?,
             source: Source::Table,
+            rules: self.variant().rules_id(),
             rule: None,
             result: moves::ending(pos, self.variant()).map(GameResult::from),
         })
@@ -401,6 +403,7 @@ impl OpeningSearch<'_> {
             value,
             moves: list,
             source: Source::Search,
+            rules: variant.rules_id(),
             rule: None,
             result: moves::ending(pos, variant).map(GameResult::from),
         })

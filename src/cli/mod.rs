@@ -12,6 +12,7 @@ mod probe;
 mod progress;
 mod query;
 mod review;
+mod rules;
 mod serve;
 mod show;
 mod solve_opening;
@@ -88,6 +89,13 @@ enum Command {
     Subspaces(subspaces::SubspacesArgs),
     /// Count the positions DEPTH plies deep (a move with its removal is one ply).
     Perft(perft::PerftArgs),
+    /// The rules: every preset, one preset or a file of your own drawn and
+    /// described with its fingerprint, or (--db) the rules of a database.
+    ///
+    /// The fingerprint names the rules in every database; rules that differ
+    /// only in name, in the counter's limit or in the order their
+    /// description lists things have the same (docs/FORMAT.md).
+    Rules(rules::RulesArgs),
     /// The perfect-play line from a position to the end of the game.
     ///
     /// The winner ends the game as fast as it can, the loser delays it as long as
@@ -418,6 +426,7 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
         Command::Subspaces(a) => subspaces::run(a, out),
         Command::Perft(a) => perft::run(a, out),
         Command::Line(a) => line::run(a, out),
+        Command::Rules(a) => rules::run(a, out),
         Command::Probe(a) => probe::run(a, out),
         Command::Serve(a) => serve::run(a, out),
         Command::Checksums(a) => checksums::run(a, out),

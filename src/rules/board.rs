@@ -216,6 +216,61 @@ impl Board {
             .collect()
     }
 
+    /// The board drawn in text: each point as `mark(p)` on a grid of 4
+    /// columns a file and 2 lines a rank, the adjacencies as `-`, `|`, `/`
+    /// and `\`, the ranks at the left and the files below (as `show` draws
+    /// the nine board).
+    pub fn draw(&self, mark: impl Fn(usize) -> char) -> String {
+        let files = self.points.iter().map(|p| p.file).max().unwrap_or(0) as usize + 1;
+        let ranks = self.points.iter().map(|p| p.rank).max().unwrap_or(0) as usize + 1;
+        let (width, height) = (4 * (files - 1) + 1, 2 * (ranks - 1) + 1);
+        let mut grid = vec![vec![' '; width]; height];
+        let at = |p: &Point| (4 * p.file as i32, 2 * (ranks as i32 - 1 - p.rank as i32));
+        for &[a, b] in &self.edges {
+            let ((x0, y0), (x1, y1)) = (at(&self.points[a as usize]), at(&self.points[b as usize]));
+            let steps = (x1 - x0).abs().max((y1 - y0).abs());
+            let line = match (x1 - x0).signum() * (y1 - y0).signum() {
+                _ if y0 == y1 => '-',
+                _ if x0 == x1 => '|',
+                // the grid's rows run down the ranks
+                -1 => '/',
+                _ => '\\',
+            };
+            for t in 1..steps {
+                let (x, y) = (x0 + (x1 - x0) * t / steps, y0 + (y1 - y0) * t / steps);
+                // a diagonal marks only the grid's rows between its ends
+                if line == '-' || line == '|' || (y - y0) * steps == (y1 - y0) * t {
+                    let cell = &mut grid[y as usize][x as usize];
+                    if *cell == ' ' {
+                        *cell = line;
+                    }
+                }
+            }
+        }
+        for (p, point) in self.points.iter().enumerate() {
+            let (x, y) = at(point);
+            grid[y as usize][x as usize] = mark(p);
+        }
+        let mut out = String::new();
+        for (y, row) in grid.iter().enumerate() {
+            let label = if y % 2 == 0 {
+                format!("{:<2}", ranks - y / 2)
+            } else {
+                "  ".to_string()
+            };
+            let line: String = row.iter().collect();
+            out.push_str(format!("{label}{line}").trim_end());
+            out.push('\n');
+        }
+        let letters: Vec<String> = (0..files)
+            .map(|f| ((b'a' + f as u8) as char).to_string())
+            .collect();
+        out.push_str("  ");
+        out.push_str(&letters.join("   "));
+        out.push('\n');
+        out
+    }
+
     /// Every permutation of the points that maps the adjacencies onto the
     /// adjacencies and the mills onto the mills, the identity first, each as
     /// the image of every point. Found by a search that places point after

@@ -242,19 +242,24 @@ impl Rules {
     }
 
     /// The canonical description: compact JSON of [`Rules::spec`] without
-    /// its name, fields in declaration order (docs/FORMAT.md).
+    /// its name and its counter's limit, fields in declaration order
+    /// (docs/FORMAT.md). The limit changes no game table; each table of the
+    /// no-removal rule names its own.
     pub fn canonical(&self) -> String {
         let mut v = serde_json::to_value(self.spec()).expect("rules serialize");
         if let Some(o) = v.as_object_mut() {
             o.shift_remove("name");
+            if let Some(c) = o.get_mut("counter").and_then(|c| c.as_object_mut()) {
+                c.shift_remove("limit");
+            }
         }
         serde_json::to_string(&v).expect("rules serialize")
     }
 
     /// The fingerprint of the rules: the first 8 bytes of the SHA-256 of
     /// [`Rules::canonical`], as a big-endian number. Rules that differ only
-    /// in name, or in the order their description lists points, adjacencies
-    /// and mills, have the same fingerprint.
+    /// in name, in the counter's limit, or in the order their description
+    /// lists points, adjacencies and mills, have the same fingerprint.
     pub fn fingerprint(&self) -> u64 {
         let digest = Sha256::digest(self.canonical().as_bytes());
         u64::from_be_bytes(digest[..8].try_into().expect("8 bytes"))
@@ -265,6 +270,26 @@ impl Rules {
     pub fn preset_name(&self) -> Option<&'static str> {
         let f = self.fingerprint();
         (PRESETS.into_iter()).find(|n| Rules::preset(n).is_some_and(|r| r.fingerprint() == f))
+    }
+}
+
+/// How answers name the rules they were made under: the name and the
+/// fingerprint in 16 hex digits.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct RulesId {
+    /// [`Rules::name`].
+    pub name: String,
+    /// [`Rules::fingerprint`], in hex.
+    pub fingerprint: String,
+}
+
+impl Rules {
+    /// The name and fingerprint of these rules.
+    pub fn id(&self) -> RulesId {
+        RulesId {
+            name: self.name().to_string(),
+            fingerprint: format!("{:016x}", self.fingerprint()),
+        }
     }
 }
 
@@ -481,6 +506,7 @@ mod tests {
             e.reverse();
         }
         spec.board.mills.rotate_left(3);
+        spec.counter.limit = 50;
         let same = Rules::new(spec.clone()).unwrap();
         assert_eq!(same.fingerprint(), six.fingerprint());
         assert_eq!(same.preset_name(), Some("six"));

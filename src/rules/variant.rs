@@ -5,6 +5,9 @@
 //! none in hand may fly where flying is on. Other boards and stone counts
 //! (Twelve Men's Morris, Lasker Morris) would start here.
 
+use crate::rules::ruleset::{Rules, RulesId};
+use std::sync::OnceLock;
+
 /// Stones each player starts with in hand.
 pub const STONES_PER_SIDE: u8 = 9;
 
@@ -47,6 +50,36 @@ impl Variant {
     pub fn flag(&self) -> &'static str {
         if self.flying { "" } else { " --no-flying" }
     }
+
+    /// The name of the preset these rules are ([`Rules::preset`]): `nine`
+    /// or `nine-no-flying`.
+    pub fn preset(&self) -> &'static str {
+        if self.flying {
+            "nine"
+        } else {
+            "nine-no-flying"
+        }
+    }
+
+    /// These rules as a description.
+    pub fn rules(&self) -> Rules {
+        Rules::preset(self.preset()).expect("nine's presets exist")
+    }
+
+    /// The name and fingerprint of these rules (made once).
+    pub fn rules_id(&self) -> &'static RulesId {
+        static IDS: [OnceLock<RulesId>; 2] = [OnceLock::new(), OnceLock::new()];
+        IDS[usize::from(!self.flying)].get_or_init(|| self.rules().id())
+    }
+
+    /// The variant the engine plays `rules` as: the rules of `nine` or
+    /// `nine-no-flying` (whatever their name and counter limit), else `None`.
+    pub fn of_rules(rules: &Rules) -> Option<Variant> {
+        let f = rules.fingerprint();
+        Variant::ALL
+            .into_iter()
+            .find(|v| v.rules().fingerprint() == f)
+    }
 }
 
 /// The move limit `L` of the no-removal rule in the rule texts: 50 moves by
@@ -59,6 +92,17 @@ pub const MAX_MOVE_LIMIT: u16 = 254;
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn each_variant_is_its_preset() {
+        for v in Variant::ALL {
+            assert_eq!(Variant::of_rules(&v.rules()), Some(v));
+            assert_eq!(v.rules().name(), v.preset());
+        }
+        for other in ["twelve", "lasker", "six", "seven", "three"] {
+            assert_eq!(Variant::of_rules(&Rules::preset(other).unwrap()), None);
+        }
+    }
 
     #[test]
     fn names_round_trip() {

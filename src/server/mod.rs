@@ -735,6 +735,8 @@ struct Health {
     /// The rule variant, under the key `rules`.
     #[serde(rename = "rules")]
     variant: &'static str,
+    /// The rules' name and fingerprint.
+    ruleset: &'static crate::rules::ruleset::RulesId,
     sectors: Vec<String>,
     /// The initial position of the largest game the database holds (`w 5 5`
     /// for `generate --max-stones 5`), `null` for one without the placement
@@ -781,6 +783,7 @@ async fn health(State(shared): State<Arc<Shared>>) -> Result<Json<Health>, ApiEr
     Ok(Json(Health {
         status: if damaged.is_empty() { "ok" } else { "damaged" },
         variant: shared.db.variant().name(),
+        ruleset: shared.db.variant().rules_id(),
         sectors,
         start,
         example,

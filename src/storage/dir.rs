@@ -12,6 +12,7 @@
 
 use crate::index::Subspace;
 use crate::index::plan::{Limits, all_sectors};
+use crate::rules::ruleset::{Rules, RulesSpec};
 use crate::rules::variant::{MAX_MOVE_LIMIT, Variant};
 use crate::solve::known::{Kind, SolveError};
 use crate::solve::value::{Cell, Counts};
@@ -46,6 +47,55 @@ pub struct Manifest {
     /// The rule variant, [`Variant::name`] (key `rules`).
     #[serde(rename = "rules")]
     pub variant: String,
+    /// The whole description of the rules ([`Rules::spec`]); absent from
+    /// the manifests of older versions, where `rules` alone names them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ruleset: Option<RulesSpec>,
+    /// Their fingerprint ([`Rules::fingerprint`]) in 16 hex digits.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fingerprint: Option<String>,
+}
+
+impl Manifest {
+    /// The manifest of a new directory for `variant`.
+    pub fn new(variant: Variant) -> Manifest {
+        let rules = variant.rules();
+        Manifest {
+            format: FORMAT_VERSION,
+            variant: variant.name().to_string(),
+            ruleset: Some(rules.spec()),
+            fingerprint: Some(format!("{:016x}", rules.fingerprint())),
+        }
+    }
+
+    /// The variant the manifest names, its description and fingerprint
+    /// checked against it where they are given.
+    fn checked(&self, path: &Path) -> Result<Variant, StorageError> {
+        let variant = Variant::from_name(&self.variant)
+            .ok_or_else(|| corrupt(path, format!("unknown rules {:?}", self.variant)))?;
+        let theirs = variant.rules();
+        if let Some(spec) = &self.ruleset {
+            let rules = Rules::new(spec.clone())
+                .map_err(|e| corrupt(path, format!("its rules are not valid: {e}")))?;
+            if rules.fingerprint() != theirs.fingerprint() {
+                return Err(corrupt(
+                    path,
+                    format!(
+                        "its description of the rules is {rules}, not the rules {theirs} it \
+                         names: this version solves only those of nine and nine-no-flying"
+                    ),
+                ));
+            }
+        }
+        let hex = format!("{:016x}", theirs.fingerprint());
+        match &self.fingerprint {
+            Some(f) if *f != hex => Err(corrupt(
+                path,
+                format!("the rules' fingerprint is {f}, but the rules {theirs} have {hex}"),
+            )),
+            _ => Ok(variant),
+        }
+    }
 }
 
 /// The file name of a subspace in a database directory.
@@ -190,10 +240,7 @@ impl DbDir {
             }),
             Some(_) => Ok(db),
             None => {
-                let m = Manifest {
-                    format: FORMAT_VERSION,
-                    variant: variant.name().to_string(),
-                };
+                let m = Manifest::new(variant);
                 let text = serde_json::to_string(&m).expect("a manifest serialises");
                 storage::write_atomic(&manifest, |f| writeln!(f, "{text}"))?;
                 Ok(db)
@@ -632,7 +679,5 @@ fn read_manifest(dir: &Path) -> Result<Option<Variant>, StorageError> {
             ),
         });
     }
-    Variant::from_name(&m.variant)
-        .map(Some)
-        .ok_or_else(|| corrupt(&path, format!("unknown rules {:?}", m.variant)))
+    m.checked(&path).map(Some)
 }

@@ -171,12 +171,21 @@ impl fmt::Display for StorageError {
                 path,
                 found,
                 expected,
-            } => write!(
-                f,
-                "{}: database is for the {found} rules, but {expected} was asked for \
-                 (use another --db directory, or add/remove --no-flying)",
-                path.display()
-            ),
+            } => {
+                // both rule sets named, with their fingerprints
+                let named = |v: &str| match crate::Variant::from_name(v) {
+                    Some(v) => format!("{} ({:016x})", v.preset(), v.rules().fingerprint()),
+                    None => v.to_string(),
+                };
+                write!(
+                    f,
+                    "{}: made under the rules {}, but {} was asked for \
+                     (use another --db directory, or add/remove --no-flying)",
+                    path.display(),
+                    named(found),
+                    named(expected)
+                )
+            }
             StorageError::NoDatabase { path } => write!(
                 f,
                 "{}: no database directory here; build one with `millbase generate --db {}`",

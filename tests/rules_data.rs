@@ -1,0 +1,509 @@
+//! The rules as data, checked from outside the crate: each preset against a
+//! description written out here by hand from docs/RULES.md and the
+//! literature (for twelve: its 40 adjacencies and 20 mills), its fingerprint
+//! recomputed as docs/FORMAT.md says, a description of the user's own in
+//! TOML and JSON, errors that name the problem, and a database that names
+//! its rules.
+
+mod common;
+
+use common::run;
+use sha2::{Digest, Sha256};
+use std::collections::BTreeSet;
+
+/// A board written out by hand: points, adjacencies, mills.
+struct Hand {
+    points: Vec<&'static str>,
+    edges: Vec<[&'static str; 2]>,
+    mills: Vec<[&'static str; 3]>,
+}
+
+const NINE_POINTS: [&str; 24] = [
+    "a1", "d1", "g1", "b2", "d2", "f2", "c3", "d3", "e3", "a4", "b4", "c4", "e4", "f4", "g4", "c5",
+    "d5", "e5", "b6", "d6", "f6", "a7", "d7", "g7",
+];
+
+/// The nine board's 32 adjacencies, written out.
+const NINE_EDGES: [[&str; 2]; 32] = [
+    ["a1", "d1"],
+    ["d1", "g1"],
+    ["a1", "a4"],
+    ["a4", "a7"],
+    ["a7", "d7"],
+    ["d7", "g7"],
+    ["g7", "g4"],
+    ["g4", "g1"],
+    ["b2", "d2"],
+    ["d2", "f2"],
+    ["b2", "b4"],
+    ["b4", "b6"],
+    ["b6", "d6"],
+    ["d6", "f6"],
+    ["f6", "f4"],
+    ["f4", "f2"],
+    ["c3", "d3"],
+    ["d3", "e3"],
+    ["c3", "c4"],
+    ["c4", "c5"],
+    ["c5", "d5"],
+    ["d5", "e5"],
+    ["e5", "e4"],
+    ["e4", "e3"],
+    ["d1", "d2"],
+    ["d2", "d3"],
+    ["a4", "b4"],
+    ["b4", "c4"],
+    ["d7", "d6"],
+    ["d6", "d5"],
+    ["g4", "f4"],
+    ["f4", "e4"],
+];
+
+/// The nine board's 16 mills.
+const NINE_MILLS: [[&str; 3]; 16] = [
+    ["a1", "d1", "g1"],
+    ["b2", "d2", "f2"],
+    ["c3", "d3", "e3"],
+    ["a4", "b4", "c4"],
+    ["e4", "f4", "g4"],
+    ["c5", "d5", "e5"],
+    ["b6", "d6", "f6"],
+    ["a7", "d7", "g7"],
+    ["a1", "a4", "a7"],
+    ["b2", "b4", "b6"],
+    ["c3", "c4", "c5"],
+    ["d1", "d2", "d3"],
+    ["d5", "d6", "d7"],
+    ["e3", "e4", "e5"],
+    ["f2", "f4", "f6"],
+    ["g1", "g4", "g7"],
+];
+
+fn nine() -> Hand {
+    Hand {
+        points: NINE_POINTS.to_vec(),
+        edges: NINE_EDGES.to_vec(),
+        mills: NINE_MILLS.to_vec(),
+    }
+}
+
+/// Twelve: nine's 32 adjacencies and these 8 along the diagonals (40); nine's
+/// 16 mills and the 4 diagonals (20).
+fn twelve() -> Hand {
+    let mut h = nine();
+    h.edges.extend([
+        ["a1", "b2"],
+        ["b2", "c3"],
+        ["g1", "f2"],
+        ["f2", "e3"],
+        ["a7", "b6"],
+        ["b6", "c5"],
+        ["g7", "f6"],
+        ["f6", "e5"],
+    ]);
+    h.mills.extend([
+        ["a1", "b2", "c3"],
+        ["g1", "f2", "e3"],
+        ["a7", "b6", "c5"],
+        ["g7", "f6", "e5"],
+    ]);
+    assert_eq!((h.edges.len(), h.mills.len()), (40, 20));
+    h
+}
+
+fn six() -> Hand {
+    Hand {
+        points: vec![
+            "a1", "c1", "e1", "e3", "e5", "c5", "a5", "a3", "b2", "c2", "d2", "d3", "d4", "c4",
+            "b4", "b3",
+        ],
+        edges: vec![
+            ["a1", "c1"],
+            ["c1", "e1"],
+            ["e1", "e3"],
+            ["e3", "e5"],
+            ["e5", "c5"],
+            ["c5", "a5"],
+            ["a5", "a3"],
+            ["a3", "a1"],
+            ["b2", "c2"],
+            ["c2", "d2"],
+            ["d2", "d3"],
+            ["d3", "d4"],
+            ["d4", "c4"],
+            ["c4", "b4"],
+            ["b4", "b3"],
+            ["b3", "b2"],
+            ["c1", "c2"],
+            ["e3", "d3"],
+            ["c5", "c4"],
+            ["a3", "b3"],
+        ],
+        mills: vec![
+            ["a1", "c1", "e1"],
+            ["e1", "e3", "e5"],
+            ["a5", "c5", "e5"],
+            ["a1", "a3", "a5"],
+            ["b2", "c2", "d2"],
+            ["d2", "d3", "d4"],
+            ["b4", "c4", "d4"],
+            ["b2", "b3", "b4"],
+        ],
+    }
+}
+
+fn seven() -> Hand {
+    let mut h = six();
+    h.points.push("c3");
+    h.edges
+        .extend([["c3", "c2"], ["c3", "d3"], ["c3", "c4"], ["c3", "b3"]]);
+    h.mills.extend([
+        ["c1", "c2", "c3"],
+        ["c2", "c3", "c4"],
+        ["c3", "c4", "c5"],
+        ["a3", "b3", "c3"],
+        ["b3", "c3", "d3"],
+        ["c3", "d3", "e3"],
+    ]);
+    assert_eq!((h.edges.len(), h.mills.len()), (24, 14));
+    h
+}
+
+fn three() -> Hand {
+    let points = vec!["a1", "b1", "c1", "a2", "b2", "c2", "a3", "b3", "c3"];
+    let mut edges = vec![];
+    for a in ["a1", "b1", "c1", "a2", "c2", "a3", "b3", "c3"] {
+        edges.push([a, "b2"]);
+    }
+    for [a, b] in [
+        ["a1", "b1"],
+        ["b1", "c1"],
+        ["c1", "c2"],
+        ["c2", "c3"],
+        ["c3", "b3"],
+        ["b3", "a3"],
+        ["a3", "a2"],
+        ["a2", "a1"],
+    ] {
+        edges.push([a, b]);
+    }
+    Hand {
+        points,
+        edges,
+        mills: vec![
+            ["a1", "b1", "c1"],
+            ["a2", "b2", "c2"],
+            ["a3", "b3", "c3"],
+            ["a1", "a2", "a3"],
+            ["b1", "b2", "b3"],
+            ["c1", "c2", "c3"],
+            ["a1", "b2", "c3"],
+            ["c1", "b2", "a3"],
+        ],
+    }
+}
+
+/// A preset written out by hand: its board, stones, flying as the JSON of
+/// docs/FORMAT.md, Lasker's turn.
+fn hand(name: &str) -> (Hand, u8, &'static str, bool) {
+    match name {
+        "nine" => (nine(), 9, r#"{"on-board":3}"#, false),
+        "nine-no-flying" => (nine(), 9, r#""never""#, false),
+        "twelve" => (twelve(), 12, r#"{"on-board":3}"#, false),
+        "lasker" => (nine(), 10, r#"{"total":3}"#, true),
+        "six" => (six(), 6, r#""never""#, false),
+        "seven" => (seven(), 7, r#""never""#, false),
+        "three" => (three(), 3, r#""never""#, false),
+        _ => panic!("no preset {name}"),
+    }
+}
+
+const PRESETS: [&str; 7] = [
+    "nine",
+    "nine-no-flying",
+    "twelve",
+    "lasker",
+    "six",
+    "seven",
+    "three",
+];
+
+/// The canonical form of docs/FORMAT.md, written here from the steps of
+/// that page: points by rank then file, edges and mills by point numbers.
+fn canonical(name: &str) -> String {
+    let (h, stones, flying, lasker) = hand(name);
+    let mut points = h.points.clone();
+    let rank_file = |p: &str| {
+        let (f, r) = p.split_at(1);
+        (r.parse::<u32>().unwrap(), f.to_string())
+    };
+    points.sort_by_key(|p| rank_file(p));
+    let num = |p: &str| points.iter().position(|q| *q == p).unwrap();
+    let quoted = |p: &usize| format!("\"{}\"", points[*p]);
+    let mut edges: Vec<Vec<usize>> = (h.edges.iter())
+        .map(|e| {
+            let mut v: Vec<usize> = e.iter().map(|p| num(p)).collect();
+            v.sort();
+            v
+        })
+        .collect();
+    edges.sort();
+    let mut mills: Vec<Vec<usize>> = (h.mills.iter())
+        .map(|m| {
+            let mut v: Vec<usize> = m.iter().map(|p| num(p)).collect();
+            v.sort();
+            v
+        })
+        .collect();
+    mills.sort();
+    let list = |v: &[Vec<usize>]| -> String {
+        let items: Vec<String> = (v.iter())
+            .map(|x| format!("[{}]", x.iter().map(quoted).collect::<Vec<_>>().join(",")))
+            .collect();
+        format!("[{}]", items.join(","))
+    };
+    let names: Vec<String> = (0..points.len()).map(|p| quoted(&p)).collect();
+    format!(
+        "{{\"board\":{{\"points\":[{}],\"edges\":{},\"mills\":{}}},\"stones\":{stones},\
+         \"min_stones\":3,\"flying\":{flying},\"lasker\":{lasker},\"full_board\":\"draw\",\
+         \"removal\":\"mills-protected\",\"counter\":{{\"counts\":\"all-plies\"}}}}",
+        names.join(","),
+        list(&edges),
+        list(&mills)
+    )
+}
+
+fn out(o: &std::process::Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn fingerprint(canonical: &str) -> String {
+    let d = Sha256::digest(canonical.as_bytes());
+    d[..8].iter().map(|b| format!("{b:02x}")).collect()
+}
+
+fn rules_json(args: &[&str]) -> serde_json::Value {
+    let o = run(&[&["rules"], args, &["--json"]].concat());
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    serde_json::from_str(&out(&o)).unwrap()
+}
+
+/// A list of names' tuples as a set of sorted tuples.
+fn as_set(v: &serde_json::Value) -> BTreeSet<Vec<String>> {
+    (v.as_array().unwrap().iter())
+        .map(|t| {
+            let mut x: Vec<String> = (t.as_array().unwrap().iter())
+                .map(|p| p.as_str().unwrap().to_string())
+                .collect();
+            x.sort();
+            x
+        })
+        .collect()
+}
+
+fn hand_set<const N: usize>(v: &[[&str; N]]) -> BTreeSet<Vec<String>> {
+    (v.iter())
+        .map(|t| {
+            let mut x: Vec<String> = t.iter().map(|s| s.to_string()).collect();
+            x.sort();
+            x
+        })
+        .collect()
+}
+
+/// Each preset is the board written out here, and its fingerprint is the
+/// one the steps of docs/FORMAT.md give from this file's own writing.
+#[test]
+fn each_preset_is_its_board_from_the_literature_with_the_documented_fingerprint() {
+    for name in PRESETS {
+        let v = rules_json(&[name]);
+        let (h, stones, _, lasker) = hand(name);
+        let r = &v["rules"];
+        let pts: BTreeSet<&str> = (r["board"]["points"].as_array().unwrap().iter())
+            .map(|p| p.as_str().unwrap())
+            .collect();
+        assert_eq!(pts, h.points.iter().copied().collect(), "{name}: points");
+        assert_eq!(
+            as_set(&r["board"]["edges"]),
+            hand_set(&h.edges),
+            "{name}: edges"
+        );
+        assert_eq!(
+            as_set(&r["board"]["mills"]),
+            hand_set(&h.mills),
+            "{name}: mills"
+        );
+        assert_eq!(r["stones"], stones as u64, "{name}");
+        assert_eq!(r["lasker"], lasker, "{name}");
+        assert_eq!(v["preset"], name);
+        assert_eq!(v["fingerprint"], fingerprint(&canonical(name)), "{name}");
+    }
+}
+
+/// The symmetries of each preset number as the literature counts them; for
+/// three, all 362,880 permutations of its points are tried here.
+#[test]
+fn each_preset_has_its_symmetries() {
+    for (name, order) in [
+        ("nine", 16),
+        ("twelve", 16),
+        ("lasker", 16),
+        ("six", 16),
+        ("seven", 8),
+        ("three", 8),
+    ] {
+        assert_eq!(rules_json(&[name])["symmetries"], order, "{name}");
+    }
+    let h = three();
+    let num = |p: &str| h.points.iter().position(|q| *q == p).unwrap();
+    let edges = hand_set(&h.edges.iter().map(|e| e.map(|p| p)).collect::<Vec<_>>());
+    let mills = hand_set(&h.mills);
+    let (mut perm, mut kept) = ((0..9).collect::<Vec<usize>>(), 0);
+    loop {
+        let map = |p: &str| h.points[perm[num(p)]].to_string();
+        let e: BTreeSet<Vec<String>> = (h.edges.iter())
+            .map(|x| {
+                let mut v: Vec<String> = x.iter().map(|p| map(p)).collect();
+                v.sort();
+                v
+            })
+            .collect();
+        let m: BTreeSet<Vec<String>> = (h.mills.iter())
+            .map(|x| {
+                let mut v: Vec<String> = x.iter().map(|p| map(p)).collect();
+                v.sort();
+                v
+            })
+            .collect();
+        if e == edges && m == mills {
+            kept += 1;
+        }
+        // the next permutation in lexicographic order
+        let Some(i) = (0..8).rev().find(|&i| perm[i] < perm[i + 1]) else {
+            break;
+        };
+        let j = (i + 1..9).rev().find(|&j| perm[j] > perm[i]).unwrap();
+        perm.swap(i, j);
+        perm[i + 1..].reverse();
+    }
+    assert_eq!(kept, 8);
+}
+
+/// A description of the user's own, in TOML and in JSON, with its parts in
+/// another order and another name: the same rules as the preset, the same
+/// fingerprint; bad descriptions exit 2 naming the problem.
+#[test]
+fn a_description_of_ones_own_in_toml_or_json() {
+    let dir = tempfile::tempdir().unwrap();
+    let six = rules_json(&["six"]);
+    let mut spec = six["rules"].clone();
+    spec["name"] = "my six".into();
+    let points = spec["board"]["points"].as_array_mut().unwrap();
+    points.reverse();
+    spec["board"]["mills"].as_array_mut().unwrap().reverse();
+    let json = dir.path().join("six.json");
+    std::fs::write(&json, serde_json::to_string_pretty(&spec).unwrap()).unwrap();
+    let v = rules_json(&[json.to_str().unwrap()]);
+    assert_eq!(v["fingerprint"], six["fingerprint"]);
+    assert_eq!(v["preset"], "six");
+    assert_eq!(v["rules"]["name"], "my six");
+    // the same in TOML, written here by hand
+    let (h, ..) = hand("six");
+    let q = |s: &str| format!("\"{s}\"");
+    let toml = format!(
+        "name = \"six in toml\"\nstones = 6\nmin_stones = 3\nflying = \"never\"\nlasker = false\n\
+         full_board = \"draw\"\nremoval = \"mills-protected\"\n\n[counter]\nlimit = 40\n\
+         counts = \"all-plies\"\n\n[board]\npoints = [{}]\nedges = [{}]\nmills = [{}]\n",
+        h.points.iter().map(|p| q(p)).collect::<Vec<_>>().join(", "),
+        (h.edges.iter())
+            .map(|[a, b]| format!("[{}, {}]", q(a), q(b)))
+            .collect::<Vec<_>>()
+            .join(", "),
+        (h.mills.iter())
+            .map(|[a, b, c]| format!("[{}, {}, {}]", q(a), q(b), q(c)))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    let file = dir.path().join("six.toml");
+    std::fs::write(&file, &toml).unwrap();
+    let v = rules_json(&[file.to_str().unwrap()]);
+    assert_eq!(v["fingerprint"], six["fingerprint"], "{toml}");
+    assert_eq!(v["rules"]["counter"]["limit"], 40);
+    // Sanmill's counter: other rules
+    std::fs::write(&file, toml.replace("all-plies", "movement-plies")).unwrap();
+    let v = rules_json(&[file.to_str().unwrap()]);
+    assert_ne!(v["fingerprint"], six["fingerprint"]);
+    assert_eq!(v["preset"], serde_json::Value::Null);
+    // errors name the problem, exit 2
+    for (text, says) in [
+        (toml.replace("stones = 6", "stones = 9"), "stones 9"),
+        (toml.replace("\"b3\"]]", "\"x3\"]]"), "x3 is not one"),
+        (
+            toml.replace("flying = \"never\"", "flying = \"sometimes\""),
+            "TOML",
+        ),
+        ("{\"name\": 1}".to_string(), "JSON"),
+    ] {
+        std::fs::write(&file, &text).unwrap();
+        let o = run(&["rules", file.to_str().unwrap()]);
+        assert_eq!(o.status.code(), Some(2), "{text}");
+        let e = String::from_utf8_lossy(&o.stderr);
+        assert!(e.contains(says) && e.contains("six.toml"), "{says}: {e}");
+    }
+    let o = run(&["rules", "ten"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("neither a preset"));
+}
+
+/// `rules nine` draws the board as `show` does, and a database names its
+/// rules: `rules --db`, `query --json`, and a manifest whose description
+/// is not its rules is refused, naming both.
+#[test]
+fn a_database_names_its_rules() {
+    let drawn = out(&run(&["rules", "nine"]));
+    let shown = out(&run(&["show", "........................ w 9 9"]));
+    let board = |t: &str| t.lines().take(14).collect::<Vec<_>>().join("\n");
+    assert_eq!(board(&drawn), board(&shown));
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("db");
+    let db = db.to_str().unwrap();
+    let o = run(&["generate", "--db", db, "--max-stones", "3"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v = rules_json(&["--db", db]);
+    assert_eq!(v["preset"], "nine");
+    assert_eq!(v["fingerprint"], fingerprint(&canonical("nine")));
+    let o = run(&[
+        "query",
+        "--db",
+        db,
+        "W.W.....B.......W....B.B w 0 0",
+        "--json",
+    ]);
+    let q: serde_json::Value = serde_json::from_str(&out(&o)).unwrap();
+    assert_eq!(q["rules"]["name"], "nine");
+    assert_eq!(q["rules"]["fingerprint"], v["fingerprint"]);
+    // a manifest describing other rules than it names
+    let manifest = std::path::Path::new(db).join("millbase.json");
+    let written = std::fs::read_to_string(&manifest).unwrap();
+    let mut m: serde_json::Value = serde_json::from_str(&written).unwrap();
+    assert_eq!(m["fingerprint"], v["fingerprint"]);
+    m["ruleset"]["flying"] = "never".into();
+    std::fs::write(&manifest, m.to_string()).unwrap();
+    let o = run(&["query", "--db", db, "W.W.....B.......W....B.B w 0 0"]);
+    assert_eq!(o.status.code(), Some(1));
+    let e = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        e.contains(&fingerprint(&canonical("nine")))
+            && e.contains(&fingerprint(&canonical("nine-no-flying"))),
+        "{e}"
+    );
+    // the other variant asked for: both rule sets named
+    std::fs::write(&manifest, &written).unwrap();
+    let o = run(&["generate", "--db", db, "--max-stones", "3", "--no-flying"]);
+    assert!(!o.status.success(), "{}", out(&o));
+    let e = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        e.contains("nine-no-flying (") && e.contains("nine ("),
+        "{e}"
+    );
+}
