@@ -58,5 +58,42 @@ fn index(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, index);
+/// What a reader started for one query pays to rank its first 9-against-9
+/// position: a whole table built, or the orbits kept in a database's
+/// `index/` folder read and checked.
+fn first_rank(c: &mut Criterion) {
+    use millbase::storage::orbits::DirOrbits;
+    let dir = tempfile::tempdir().unwrap();
+    let kept = Indexer::new();
+    kept.build_tables(9);
+    kept.save_orbits(&DirOrbits::at(dir.path()));
+    let (m, o) = random_positions(9, 9, 1)[0];
+    let mut group = c.benchmark_group("first rank 9-9");
+    group.sample_size(20);
+    group.bench_function("table built", |bch| {
+        bch.iter(|| Indexer::new().rank(black_box(m), black_box(o)))
+    });
+    group.bench_function("orbits read", |bch| {
+        bch.iter(|| {
+            Indexer::with_store(Box::new(DirOrbits::at(dir.path())))
+                .rank(black_box(m), black_box(o))
+        })
+    });
+    group.finish();
+    // a rank from read orbits: a search of the least sets per mover set
+    let read = Indexer::with_store(Box::new(DirOrbits::at(dir.path())));
+    let positions = random_positions(9, 9, 4096);
+    let mut group = c.benchmark_group("index");
+    group.throughput(Throughput::Elements(positions.len() as u64));
+    group.bench_function("rank/9-9 from read orbits", |bch| {
+        bch.iter(|| {
+            positions.iter().fold(0u64, |acc, &(m, o)| {
+                acc ^ read.rank(black_box(m), black_box(o))
+            })
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, index, first_rank);
 criterion_main!(benches);

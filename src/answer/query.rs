@@ -33,6 +33,7 @@ use crate::solve::counter;
 use crate::solve::known::{Kind, prefetch};
 use crate::solve::value::{Cell, Value};
 use crate::storage::dir::DbDir;
+use crate::storage::orbits::DirOrbits;
 use crate::storage::reports::TableKey;
 use crate::storage::{Encoding, FileIdentity, StorageError, Table, corrupt, io_err};
 use rustc_hash::FxBuildHasher;
@@ -237,7 +238,9 @@ impl Database {
         let dir = DbDir::open(dir)?;
         let move_limit = dir.move_limit(move_limit)?;
         Ok(Database {
-            ix: Indexer::new(),
+            // the orbits of its set tables kept in the database: a short
+            // reader reads them instead of building whole tables
+            ix: Indexer::with_store(Box::new(DirOrbits::at(dir.path()))),
             tables: (0..TABLE_SLOTS).map(|_| Slot::default()).collect(),
             rule_tables: (move_limit.into_iter())
                 .map(|limit| (limit, (0..TABLE_SLOTS).map(|_| Slot::default()).collect()))

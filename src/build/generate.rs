@@ -12,6 +12,7 @@ use crate::solve::solver::{self, Layer, NoProgress, Progress, Solved};
 use crate::solve::value::Cell;
 use crate::solve::value::Counts;
 use crate::storage::dir::{DbDir, DbError, encoding_for};
+use crate::storage::orbits::DirOrbits;
 use crate::storage::reports::{TableKey, keep_report};
 use crate::storage::{self, Encoding, StorageError, Table};
 use std::collections::HashMap;
@@ -240,6 +241,8 @@ pub fn generate(
             break;
         }
     }
+    // the orbits of the tables built, for the readers to come
+    ix.save_orbits(&DirOrbits::at(dir));
     Ok(work.reports)
 }
 

@@ -16,7 +16,9 @@ use std::sync::OnceLock;
 /// Symmetry classes of the sets of one size.
 struct SetTable {
     /// Per set, by colex rank: `orbit << 5 | nontrivial_stabiliser << 4 | symmetry`,
-    /// where the symmetry maps the set to its orbit's least element.
+    /// where the symmetry maps the set to its orbit's least element. Empty in
+    /// a table read from an [`OrbitStore`]: each entry is then found from
+    /// the set's least image ([`SetTable::entry_of`]).
     entries: Vec<u32>,
     /// Least element of each orbit, ascending.
     reps: Vec<Bits>,
@@ -73,6 +75,64 @@ impl SetTable {
             stabilisers: least.iter().map(|l| l.1).collect(),
         }
     }
+
+    /// The table of the `k`-sets from the orbits an [`OrbitStore`] kept,
+    /// without the entries of every set: `None` unless they are the orbits
+    /// of the `k`-sets (as many as Burnside's lemma counts, ascending, each
+    /// the least of its images, with its stabiliser).
+    fn from_orbits(k: usize, reps: Vec<Bits>, stabilisers: Vec<u16>) -> Option<SetTable> {
+        use rayon::prelude::*;
+        let whole = reps.len() as u64 == orbit_count(k)
+            && stabilisers.len() == reps.len()
+            && reps.windows(2).all(|w| w[0] < w[1])
+            && (reps.par_iter().zip(&stabilisers)).all(|(&r, &stab)| {
+                r.count_ones() as usize == k && stabiliser_if_least(r) == Some(stab)
+            });
+        whole.then_some(SetTable {
+            entries: Vec::new(),
+            reps,
+            stabilisers,
+        })
+    }
+
+    /// The entry of `set` (as [`SetTable::entries`] holds it), found from
+    /// its least image: the least symmetry that reaches it, and its orbit
+    /// by a search of the least sets.
+    #[inline]
+    fn entry(&self, set: Bits) -> u32 {
+        match self.entries.get(colex_rank(set) as usize) {
+            Some(&e) => e,
+            None => self.entry_of(set),
+        }
+    }
+
+    #[inline(never)]
+    fn entry_of(&self, set: Bits) -> u32 {
+        let (mut least, mut sym) = (set, 0);
+        for s in 1..SYMMETRY_COUNT {
+            let img = transform(s, set);
+            if img < least {
+                (least, sym) = (img, s);
+            }
+        }
+        // every least image is among the least sets (checked on reading)
+        let orbit = self.reps.partition_point(|&r| r < least);
+        ((orbit as u32) << 5) | (((self.stabilisers[orbit] != 1) as u32) << 4) | sym as u32
+    }
+}
+
+/// The orbits of the sets of one size: their least sets, ascending, and the
+/// stabiliser of each (bit `s` for symmetry `s`).
+pub type Orbits = (Vec<Bits>, Vec<u16>);
+
+/// Where an indexer finds the orbits of its set tables kept from an earlier
+/// run (a database's `index/` files), so that a short-lived reader need not
+/// build a whole table (up to about 80 ms for 9 stones) for its few ranks.
+pub trait OrbitStore: Send + Sync {
+    /// The orbits of the `k`-point sets kept, if any.
+    fn load(&self, k: u8) -> Option<Orbits>;
+    /// Keeps the orbits of the `k`-point sets, where it can.
+    fn save(&self, k: u8, reps: &[Bits], stabilisers: &[u16]);
 }
 
 /// The symmetries fixing `set` (bit `s` for symmetry `s`) if no image of `set`
@@ -247,6 +307,7 @@ pub fn orbit_count(k: usize) -> u64 {
 #[derive(Default)]
 pub struct Indexer {
     tables: [OnceLock<SetTable>; STONES_PER_SIDE as usize + 1],
+    store: Option<Box<dyn OrbitStore>>,
 }
 
 impl Indexer {
@@ -255,19 +316,56 @@ impl Indexer {
         Indexer::default()
     }
 
-    fn table(&self, k: u8) -> &SetTable {
-        self.tables[k as usize].get_or_init(|| SetTable::build(k as usize))
+    /// An indexer that reads its tables' orbits from `store` where it kept
+    /// them, else builds the tables and keeps their orbits there. A table
+    /// read so finds each rank by a search of its orbits (a few dozen
+    /// operations more than a built table's lookup): for readers that rank
+    /// few positions.
+    pub fn with_store(store: Box<dyn OrbitStore>) -> Indexer {
+        Indexer {
+            store: Some(store),
+            ..Indexer::default()
+        }
     }
 
-    /// Builds now the tables of every set size up to `max_stones` (at most
-    /// [`STONES_PER_SIDE`]), so that no later rank pays for one: a table takes
-    /// up to about 80 ms (9 stones). Tables already built are kept.
+    fn table(&self, k: u8) -> &SetTable {
+        self.tables[k as usize].get_or_init(|| {
+            let kept = (self.store.as_ref())
+                .and_then(|store| store.load(k))
+                .and_then(|(r, s)| SetTable::from_orbits(k as usize, r, s));
+            kept.unwrap_or_else(|| self.built(k))
+        })
+    }
+
+    /// The whole table of the `k`-sets, built, its orbits kept in the store.
+    fn built(&self, k: u8) -> SetTable {
+        let t = SetTable::build(k as usize);
+        if let Some(store) = &self.store {
+            store.save(k, &t.reps, &t.stabilisers);
+        }
+        t
+    }
+
+    /// Keeps the orbits of every table built so far in `store`.
+    pub fn save_orbits(&self, store: &dyn OrbitStore) {
+        for (k, t) in self.tables.iter().enumerate() {
+            if let Some(t) = t.get() {
+                store.save(k as u8, &t.reps, &t.stabilisers);
+            }
+        }
+    }
+
+    /// Builds now the whole tables of every set size up to `max_stones` (at
+    /// most [`STONES_PER_SIDE`]), so that no later rank pays for one and each
+    /// is a lookup: a table takes up to about 80 ms (9 stones). Tables already
+    /// there are kept.
     pub fn build_tables(&self, max_stones: u8) {
         use rayon::prelude::*;
         (0..=max_stones.min(STONES_PER_SIDE))
             .into_par_iter()
             .for_each(|k| {
-                self.table(k);
+                // whole tables, whatever the store keeps: the fastest ranks
+                self.tables[k as usize].get_or_init(|| self.built(k));
             });
     }
 
@@ -324,7 +422,7 @@ impl Indexer {
     pub fn mover_context(&self, mover: Bits) -> MoverContext<'_> {
         let w = mover.count_ones() as u8;
         let t = self.table(w);
-        let e = t.entries[colex_rank(mover) as usize];
+        let e = t.entry(mover);
         let sym = (e & 15) as usize;
         let orbit = e >> 5;
         MoverContext {
@@ -534,6 +632,67 @@ impl Indexer {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A store in memory, for the tests.
+    #[derive(Default)]
+    struct Kept(std::sync::Mutex<std::collections::HashMap<u8, Orbits>>);
+
+    impl OrbitStore for std::sync::Arc<Kept> {
+        fn load(&self, k: u8) -> Option<Orbits> {
+            self.0.lock().unwrap().get(&k).cloned()
+        }
+        fn save(&self, k: u8, reps: &[Bits], stabilisers: &[u16]) {
+            self.0
+                .lock()
+                .unwrap()
+                .insert(k, (reps.to_vec(), stabilisers.to_vec()));
+        }
+    }
+
+    /// Tables read from kept orbits give every set the entry a built table
+    /// gives it; damaged orbits are not used (the table is built again).
+    #[test]
+    fn kept_orbits_rank_as_built_tables_and_damaged_ones_are_not_used() {
+        let kept = std::sync::Arc::new(Kept::default());
+        let built = Indexer::with_store(Box::new(kept.clone()));
+        built.build_tables(STONES_PER_SIDE);
+        assert_eq!(kept.0.lock().unwrap().len(), STONES_PER_SIDE as usize + 1);
+        let read = Indexer::with_store(Box::new(kept.clone()));
+        for k in 0..=STONES_PER_SIDE {
+            let (b, r) = (built.table(k), read.table(k));
+            assert!(r.entries.is_empty(), "{k}: read, not built");
+            let mut set = colex_unrank(0, k as usize);
+            for i in 0..BINOM[POINTS][k as usize] {
+                assert_eq!(r.entry(set), b.entries[i as usize], "{k}-set {set:#x}");
+                if k > 0 {
+                    set = next_same_size(set);
+                }
+            }
+        }
+        let (reps, stabs) = kept.load(6).unwrap();
+        let damaged: [(&str, Vec<Bits>, Vec<u16>); 4] = [
+            ("one orbit missing", reps[1..].to_vec(), stabs[1..].to_vec()),
+            (
+                "two swapped",
+                [&[reps[1], reps[0]], &reps[2..]].concat(),
+                stabs.clone(),
+            ),
+            (
+                "a stabiliser wrong",
+                reps.clone(),
+                [&[stabs[0] ^ 2], &stabs[1..]].concat(),
+            ),
+            (
+                "a set not least",
+                [&[reps[0] << 1], &reps[1..]].concat(),
+                stabs.clone(),
+            ),
+        ];
+        for (what, r, s) in damaged {
+            assert!(SetTable::from_orbits(6, r, s).is_none(), "{what}");
+        }
+        assert!(SetTable::from_orbits(6, reps, stabs).is_some());
+    }
 
     /// The set tables the plain way: every image of every set.
     fn naive_table(k: usize) -> (Vec<u32>, Vec<Bits>, Vec<u16>) {

@@ -612,6 +612,7 @@ fn refuse_foreign_content(dir: &Path, variant: Variant) -> Result<(), StorageErr
             }
         } else if !(name == WORK_DIR
             || name == REPORT_DIR && e.path().is_dir()
+            || name == crate::storage::orbits::INDEX_DIR && e.path().is_dir()
             || name == LOCK
             || is_temporary(&name)
             || is_rule_dir(&name) && e.path().is_dir())

@@ -18,6 +18,7 @@ pub mod blocks;
 pub mod codec;
 pub mod dir;
 pub mod header;
+pub mod orbits;
 pub mod reports;
 pub mod table;
 pub mod write;
