@@ -128,9 +128,13 @@ pub const PRESETS: [&str; 7] = [
     "three",
 ];
 
+/// The no-removal counter's limit in the rule texts: 50 moves by each side
+/// without a removal, 100 plies.
+pub const DEFAULT_LIMIT: u16 = 100;
+
 /// The most plies of the no-removal counter's limit (a distance is kept in
 /// one byte).
-const MAX_LIMIT: u16 = crate::rules::variant::MAX_MOVE_LIMIT;
+pub const MAX_LIMIT: u16 = 254;
 
 impl Rules {
     /// The rules `spec` describes, checked.
@@ -412,7 +416,7 @@ mod presets {
             full_board: FullBoard::Draw,
             removal: Removal::MillsProtected,
             counter: Counter {
-                limit: crate::rules::variant::DEFAULT_MOVE_LIMIT,
+                limit: DEFAULT_LIMIT,
                 counts: Counts::AllPlies,
             },
         }

@@ -84,10 +84,10 @@ impl Variant {
 
 /// The move limit `L` of the no-removal rule in the rule texts: 50 moves by
 /// each side without a removal, 100 plies ([`crate::solve::counter`]).
-pub const DEFAULT_MOVE_LIMIT: u16 = 100;
+pub const DEFAULT_MOVE_LIMIT: u16 = crate::rules::ruleset::DEFAULT_LIMIT;
 /// The largest move limit a table of the no-removal rule can hold (a distance
 /// is stored in one byte).
-pub const MAX_MOVE_LIMIT: u16 = 254;
+pub const MAX_MOVE_LIMIT: u16 = crate::rules::ruleset::MAX_LIMIT;
 
 #[cfg(test)]
 mod tests {
