@@ -507,3 +507,74 @@ fn a_database_names_its_rules() {
         "{e}"
     );
 }
+
+/// The class counts `subspaces` gives every subspace and sector of nine
+/// equal Burnside's lemma over the board's own group: the mean, over its
+/// symmetries (each checked here to keep the adjacencies and mills written
+/// out above), of the pairs of disjoint stone sets each leaves in place.
+#[test]
+fn nine_class_counts_are_burnsides_over_its_own_group() {
+    let group = millbase::rules::ruleset::Rules::preset("nine")
+        .unwrap()
+        .board()
+        .symmetries();
+    assert_eq!(group.len(), 16);
+    let (h, ..) = hand("nine");
+    let num = |p: &str| NINE_POINTS.iter().position(|q| *q == p).unwrap();
+    for g in &group {
+        let map = |p: &str| NINE_POINTS[g[num(p)] as usize];
+        let e: BTreeSet<Vec<String>> = (h.edges.iter()).map(|x| sorted(x.map(map))).collect();
+        let m: BTreeSet<Vec<String>> = (h.mills.iter()).map(|x| sorted(x.map(map))).collect();
+        assert_eq!(e, hand_set(&h.edges), "{g:?} breaks an adjacency");
+        assert_eq!(m, hand_set(&h.mills), "{g:?} breaks a mill");
+    }
+    // per symmetry: ways[a][b], the pairs of disjoint sets of a and b points
+    // that it leaves in place (unions of its cycles)
+    let fixed: Vec<Vec<Vec<u64>>> = (group.iter())
+        .map(|g| {
+            let mut ways = vec![vec![0u64; 25]; 25];
+            ways[0][0] = 1;
+            let mut seen = [false; 24];
+            for start in 0..24 {
+                if seen[start] {
+                    continue;
+                }
+                let (mut len, mut p) = (0, start);
+                while !seen[p] {
+                    seen[p] = true;
+                    len += 1;
+                    p = g[p] as usize;
+                }
+                let old = ways.clone();
+                for a in 0..25 {
+                    for b in 0..25 {
+                        if a >= len {
+                            ways[a][b] += old[a - len][b];
+                        }
+                        if b >= len {
+                            ways[a][b] += old[a][b - len];
+                        }
+                    }
+                }
+            }
+            ways
+        })
+        .collect();
+    let o = run(&["subspaces", "--json"]);
+    let mut checked = 0;
+    for line in out(&o).lines() {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        let (m, b) = (v["mover"].as_u64().unwrap() as usize, v["opponent"].as_u64().unwrap() as usize);
+        let total: u64 = fixed.iter().map(|w| w[m][b]).sum();
+        assert_eq!(total % 16, 0);
+        assert_eq!(v["classes"], total / 16, "{line}");
+        checked += 1;
+    }
+    assert_eq!(checked, 546);
+}
+
+fn sorted<const N: usize>(x: [&str; N]) -> Vec<String> {
+    let mut v: Vec<String> = x.iter().map(|s| s.to_string()).collect();
+    v.sort();
+    v
+}
