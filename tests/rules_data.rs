@@ -564,7 +564,10 @@ fn nine_class_counts_are_burnsides_over_its_own_group() {
     let mut checked = 0;
     for line in out(&o).lines() {
         let v: serde_json::Value = serde_json::from_str(line).unwrap();
-        let (m, b) = (v["mover"].as_u64().unwrap() as usize, v["opponent"].as_u64().unwrap() as usize);
+        let (m, b) = (
+            v["mover"].as_u64().unwrap() as usize,
+            v["opponent"].as_u64().unwrap() as usize,
+        );
         let total: u64 = fixed.iter().map(|w| w[m][b]).sum();
         assert_eq!(total % 16, 0);
         assert_eq!(v["classes"], total / 16, "{line}");

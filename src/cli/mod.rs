@@ -407,6 +407,23 @@ fn bad_position(s: &str, e: impl std::fmt::Display) -> Failure {
     ))
 }
 
+/// The rules `arg` names: a preset, else a file.
+fn rules_of(arg: &str) -> Result<millbase::rules::ruleset::Rules, Failure> {
+    if let Some(r) = millbase::rules::ruleset::Rules::preset(arg) {
+        return Ok(r);
+    }
+    let path = std::path::Path::new(arg);
+    if !path.exists() {
+        return Err(Failure::input(format!(
+            "{arg:?} is neither a preset ({}) nor a file",
+            millbase::rules::ruleset::PRESETS.join(", ")
+        )));
+    }
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| Failure::input(format!("{}: {e}", path.display())))?;
+    millbase::rules::ruleset::Rules::parse(&text).map_err(|e| Failure::input(format!("{}: {e}", path.display())))
+}
+
 fn parse_position(s: &str) -> Result<Position, Failure> {
     s.parse::<Position>().map_err(|e| bad_position(s, e))
 }

@@ -1,7 +1,7 @@
 //! `millbase rules`: the presets, one set of rules (a preset or a file of
 //! the user's own) drawn and described, or the rules of a database.
 
-use super::{Failure, write_json};
+use super::{Failure, rules_of, write_json};
 use clap::Args;
 use millbase::rules::ruleset::{Counts, Flying, FullBoard, PRESETS, Rules};
 use millbase::storage::dir::DbDir;
@@ -46,23 +46,6 @@ impl Described {
             rules: r.spec(),
         }
     }
-}
-
-/// The rules `arg` names: a preset, else a file.
-pub fn rules_of(arg: &str) -> Result<Rules, Failure> {
-    if let Some(r) = Rules::preset(arg) {
-        return Ok(r);
-    }
-    let path = std::path::Path::new(arg);
-    if !path.exists() {
-        return Err(Failure::input(format!(
-            "{arg:?} is neither a preset ({}) nor a file",
-            PRESETS.join(", ")
-        )));
-    }
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| Failure::input(format!("{}: {e}", path.display())))?;
-    Rules::parse(&text).map_err(|e| Failure::input(format!("{}: {e}", path.display())))
 }
 
 pub fn run(a: RulesArgs, out: &mut impl Write) -> Result<(), Failure> {

@@ -6,6 +6,7 @@
 
 pub mod board;
 pub mod game;
+pub mod generic;
 pub mod geometry;
 pub mod moves;
 pub mod position;
