@@ -421,7 +421,8 @@ fn rules_of(arg: &str) -> Result<millbase::rules::ruleset::Rules, Failure> {
     }
     let text = std::fs::read_to_string(path)
         .map_err(|e| Failure::input(format!("{}: {e}", path.display())))?;
-    millbase::rules::ruleset::Rules::parse(&text).map_err(|e| Failure::input(format!("{}: {e}", path.display())))
+    millbase::rules::ruleset::Rules::parse(&text)
+        .map_err(|e| Failure::input(format!("{}: {e}", path.display())))
 }
 
 fn parse_position(s: &str) -> Result<Position, Failure> {
