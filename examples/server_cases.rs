@@ -83,21 +83,6 @@ fn rate(host: &str, path: &str, connections: usize, seconds: f64) -> (f64, bool)
     )
 }
 
-/// Raises this process's open-file limit to the hard limit.
-fn raise_open_files() {
-    let mut lim = libc::rlimit {
-        rlim_cur: 0,
-        rlim_max: 0,
-    };
-    // SAFETY: plain system calls on a local struct.
-    unsafe {
-        if libc::getrlimit(libc::RLIMIT_NOFILE, &mut lim) == 0 {
-            lim.rlim_cur = lim.rlim_max;
-            libc::setrlimit(libc::RLIMIT_NOFILE, &lim);
-        }
-    }
-}
-
 /// Whether the server has closed `s` (end of file or reset, at once).
 fn closed(s: &mut TcpStream) -> bool {
     s.set_nonblocking(true).unwrap();
@@ -128,7 +113,7 @@ fn main() {
         || std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/release/millbase"),
         std::path::PathBuf::from,
     );
-    raise_open_files();
+    millbase::server::listen::raise_open_file_limit();
     let variant = millbase::answer::query::Database::open(std::path::Path::new(db))
         .expect("open the database")
         .variant();

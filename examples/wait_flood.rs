@@ -50,7 +50,7 @@ fn main() {
         .expect("usage: wait_flood DB [CLIENTS] [SECONDS]");
     let clients: usize = args.get(2).map_or(1000, |s| s.parse().unwrap());
     let seconds: u64 = args.get(3).map_or(10, |s| s.parse().unwrap());
-    raise_own_file_limit();
+    millbase::server::listen::raise_open_file_limit();
     let exe = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/release/millbase");
     let mut failed = false;
 
@@ -258,22 +258,6 @@ fn copy_without_reports(from: &Path, to: &Path) {
             copy_without_reports(&e.path(), &target);
         } else {
             std::fs::copy(e.path(), &target).unwrap();
-        }
-    }
-}
-
-/// Raises this process's open-file limit to its hard limit: a thousand
-/// clients hold a thousand sockets.
-fn raise_own_file_limit() {
-    let mut lim = libc::rlimit {
-        rlim_cur: 0,
-        rlim_max: 0,
-    };
-    // SAFETY: getrlimit and setrlimit only read and write the struct passed.
-    unsafe {
-        if libc::getrlimit(libc::RLIMIT_NOFILE, &mut lim) == 0 {
-            lim.rlim_cur = lim.rlim_max;
-            libc::setrlimit(libc::RLIMIT_NOFILE, &lim);
         }
     }
 }
