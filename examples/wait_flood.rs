@@ -92,11 +92,7 @@ fn main() {
             })
         })
         .collect();
-    let probed = probe(&host, seconds);
-    stop.store(true, Ordering::Relaxed);
-    threads.into_iter().for_each(|t| t.join().unwrap());
-    let _ = server.kill();
-    let _ = server.wait();
+    let probed = probe_during(&host, seconds, &stop, threads, &mut server);
     let made = std::fs::read_dir(copy.path().join("reports")).map_or(0, |d| d.count());
     println!(
         "reports: {clients} clients from {clients} addresses asking for the reports of {} tables \
@@ -141,11 +137,7 @@ fn main() {
             })
         })
         .collect();
-    let probed = probe(&host, seconds);
-    stop.store(true, Ordering::Relaxed);
-    threads.into_iter().for_each(|t| t.join().unwrap());
-    let _ = server.kill();
-    let _ = server.wait();
+    let probed = probe_during(&host, seconds, &stop, threads, &mut server);
     println!(
         "file limit: served under ulimit -n {files}; {clients} clients holding idle connections \
          for {seconds} s (0: closed by the server, 503: refused at once)"
@@ -202,6 +194,23 @@ impl Probed {
         self.statuses.keys().any(|&s| s != 200)
             || self.slowest.iter().any(|d| *d >= Duration::from_secs(2))
     }
+}
+
+/// [`probe`] while the crowd's `threads` run, then the crowd and the server
+/// stopped.
+fn probe_during(
+    host: &str,
+    seconds: u64,
+    stop: &AtomicBool,
+    threads: Vec<std::thread::JoinHandle<()>>,
+    server: &mut std::process::Child,
+) -> Probed {
+    let probed = probe(host, seconds);
+    stop.store(true, Ordering::Relaxed);
+    threads.into_iter().for_each(|t| t.join().unwrap());
+    let _ = server.kill();
+    let _ = server.wait();
+    probed
 }
 
 /// A plain query and `/api/health` every 100 ms for `seconds`, each on a
