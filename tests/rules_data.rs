@@ -581,3 +581,193 @@ fn sorted<const N: usize>(x: [&str; N]) -> Vec<String> {
     v.sort();
     v
 }
+
+/// A position of the naive rules below: White's and Black's points (by
+/// this file's own numbering, the order `Hand::points` lists them), stones
+/// in hand, and whether White moves.
+type NaivePos = (u32, u32, u8, u8, bool);
+
+/// The moves of `pos` under a no-flying, non-Lasker preset written out here
+/// (`hand`): placements while the mover has stones in hand, then moves along
+/// an adjacency; a move that makes a mill through the point moved to takes
+/// an opponent's stone not in a mill, or any where all are. Each move as
+/// the text docs/RULES.md writes, with the position after it.
+fn naive_moves(h: &Hand, pos: NaivePos) -> Vec<(String, NaivePos)> {
+    let (w, b, wh, bh, white) = pos;
+    let (me, them, my_hand, their_hand) = if white {
+        (w, b, wh, bh)
+    } else {
+        (b, w, bh, wh)
+    };
+    let n = h.points.len();
+    let bit = |p: &str| 1u32 << h.points.iter().position(|q| *q == p).unwrap();
+    let mills: Vec<u32> = h
+        .mills
+        .iter()
+        .map(|m| m.iter().map(|p| bit(p)).sum())
+        .collect();
+    if me.count_ones() + u32::from(my_hand) < 3 || them.count_ones() + u32::from(their_hand) < 3 {
+        return vec![];
+    }
+    let in_mills: u32 = mills
+        .iter()
+        .filter(|&&m| them & m == m)
+        .fold(0, |s, m| s | m);
+    let takeable = if them & !in_mills != 0 {
+        them & !in_mills
+    } else {
+        them
+    };
+    let mut out = vec![];
+    let mut add = |from: Option<usize>, to: usize| {
+        let mine = (me | 1 << to) & !from.map_or(0, |f| 1 << f);
+        let hand_after = my_hand - u8::from(from.is_none());
+        let word = match from {
+            Some(f) => format!("{}-{}", h.points[f], h.points[to]),
+            None => h.points[to].to_string(),
+        };
+        let closes = mills.iter().any(|&m| m & 1 << to != 0 && mine & m == m);
+        let takes: Vec<Option<usize>> = if closes && them != 0 {
+            (0..n)
+                .filter(|&p| takeable & 1 << p != 0)
+                .map(Some)
+                .collect()
+        } else {
+            vec![None]
+        };
+        for t in takes {
+            let theirs = them & !t.map_or(0, |p| 1 << p);
+            let text = match t {
+                Some(p) => format!("{word}x{}", h.points[p]),
+                None => word.clone(),
+            };
+            let after = if white {
+                (mine, theirs, hand_after, their_hand, false)
+            } else {
+                (theirs, mine, their_hand, hand_after, true)
+            };
+            out.push((text, after));
+        }
+    };
+    let empty = |p: usize| (me | them) & 1 << p == 0;
+    if my_hand > 0 {
+        (0..n).filter(|&p| empty(p)).for_each(|p| add(None, p));
+    } else {
+        for [a, c] in &h.edges {
+            let (a, c) = (
+                bit(a).trailing_zeros() as usize,
+                bit(c).trailing_zeros() as usize,
+            );
+            for (f, t) in [(a, c), (c, a)] {
+                if me & 1 << f != 0 && empty(t) {
+                    add(Some(f), t);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Three Men's Morris, solved here by brute force over every position
+/// reachable from the start under this file's own rules: the crate's moves
+/// are those rules' moves everywhere, and the start is a first-player win,
+/// by the centre only (the published result for the board with diagonals).
+#[test]
+fn three_by_brute_force_is_won_by_the_centre_only() {
+    use millbase::rules::generic::{Play, Position};
+    use std::collections::HashMap;
+    let h = three();
+    let play = Play::new(millbase::rules::ruleset::Rules::preset("three").unwrap());
+    // this file's numbering to the crate's canonical one (rank, then file)
+    let canon = |set: u32| -> u32 {
+        (0..9)
+            .filter(|p| set & 1 << p != 0)
+            .map(|p| 1 << play.rules().board().point(h.points[p]).unwrap())
+            .sum()
+    };
+    let start: NaivePos = (0, 0, 3, 3, true);
+    let (mut index, mut children): (HashMap<NaivePos, usize>, Vec<Vec<usize>>) = Default::default();
+    let mut queue = vec![start];
+    index.insert(start, 0);
+    let mut order = vec![start];
+    while let Some(pos) = queue.pop() {
+        let list = naive_moves(&h, pos);
+        // the crate's moves of the same position, as texts
+        let (w, b, wh, bh, white) = pos;
+        let (m, o, mh, oh) = if white {
+            (w, b, wh, bh)
+        } else {
+            (b, w, bh, wh)
+        };
+        let p = Position {
+            mover: canon(m),
+            opponent: canon(o),
+            mover_hand: mh,
+            opponent_hand: oh,
+            white_to_move: white,
+        };
+        let mut ours: Vec<String> = play
+            .moves(&p)
+            .into_iter()
+            .map(|m| play.move_text(m))
+            .collect();
+        let mut theirs: Vec<String> = list.iter().map(|(t, _)| t.clone()).collect();
+        ours.sort();
+        theirs.sort();
+        assert_eq!(ours, theirs, "{pos:?}");
+        let mut kids = vec![];
+        for (_, after) in list {
+            let k = *index.entry(after).or_insert_with(|| {
+                queue.push(after);
+                order.push(after);
+                order.len() - 1
+            });
+            kids.push(k);
+        }
+        let i = index[&pos];
+        if children.len() <= i {
+            children.resize(i + 1, vec![]);
+        }
+        children[i] = kids;
+    }
+    let n = order.len();
+    children.resize(n, vec![]);
+    // retrograde: no move is a loss; a win where a child is lost; a loss
+    // where every child is won; the rest draws
+    let mut parents = vec![vec![]; n];
+    for (i, kids) in children.iter().enumerate() {
+        for &k in kids {
+            parents[k].push(i);
+        }
+    }
+    let mut value = vec![0i8; n]; // 1 win, -1 loss, 0 draw
+    let mut left: Vec<usize> = children.iter().map(Vec::len).collect();
+    let mut todo: Vec<usize> = (0..n).filter(|&i| children[i].is_empty()).collect();
+    for &i in &todo {
+        value[i] = -1;
+    }
+    while let Some(k) = todo.pop() {
+        for &p in &parents[k] {
+            if value[p] != 0 {
+                continue;
+            }
+            if value[k] == -1 {
+                value[p] = 1;
+                todo.push(p);
+            } else {
+                left[p] -= 1;
+                if left[p] == 0 {
+                    value[p] = -1;
+                    todo.push(p);
+                }
+            }
+        }
+    }
+    assert!(n > 1000, "{n} positions");
+    assert_eq!(value[0], 1, "the start is a win for White");
+    let winning: Vec<String> = (naive_moves(&h, start).into_iter())
+        .filter(|(_, after)| value[index[after]] == -1)
+        .map(|(t, _)| t)
+        .collect();
+    assert_eq!(winning, ["b2"]);
+}
