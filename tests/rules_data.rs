@@ -771,3 +771,54 @@ fn three_by_brute_force_is_won_by_the_centre_only() {
         .collect();
     assert_eq!(winning, ["b2"]);
 }
+
+/// `show --rules` plays a game on another board and draws it from the
+/// description; a move not legal there exits 2 naming it.
+#[test]
+fn show_plays_and_draws_another_board() {
+    let o = run(&[
+        "show",
+        "--rules",
+        "three",
+        "--moves",
+        "1. b2 a1 2. c1 a3 3. a2 b1",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = out(&o);
+    assert!(text.contains("BBWWW.B.. w 0 0"), "{text}");
+    assert!(
+        text.starts_with("3 B---.---.\n  | \\ | / |\n2 W---W---."),
+        "{text}"
+    );
+    // c1-c2 closes the middle row and takes a stone: Black, left with 2,
+    // has lost, and no move follows
+    let won = "b2 a1 c1 a3 a2 b1 c1-c2xa1";
+    let o = run(&["show", "--rules", "three", "--moves", won]);
+    assert!(out(&o).contains("Black has lost."), "{}", out(&o));
+    let o = run(&[
+        "show",
+        "--rules",
+        "three",
+        "--moves",
+        &format!("{won} a3-a2"),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    let e = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        e.contains("move 8 (a3-a2)") && e.contains("the game is over"),
+        "{e}"
+    );
+    let o = run(&[
+        "show",
+        "--rules",
+        "three",
+        "--moves",
+        "b2 a1 c1 a3 a2 b1 c1-c2",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    let e = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        e.contains("move 7 (c1-c2)") && e.contains("c1-c2xa1"),
+        "{e}"
+    );
+}
