@@ -422,6 +422,20 @@ fn out(o: &std::process::Output) -> String {
     String::from_utf8_lossy(&o.stdout).to_string()
 }
 
+/// `bearoff generate FLAGS --out PATH`, which succeeds: its output.
+fn generate(flags: &[&str], path: &std::path::Path) -> std::process::Output {
+    let o = common::run(
+        &[
+            &["bearoff", "generate"],
+            flags,
+            &["--out", path.to_str().unwrap()],
+        ]
+        .concat(),
+    );
+    assert!(o.status.success(), "{}", err(&o));
+    o
+}
+
 fn err(o: &std::process::Output) -> String {
     String::from_utf8_lossy(&o.stderr).to_string()
 }
@@ -431,32 +445,13 @@ fn the_command_generates_queries_and_refuses_bad_input() {
     let dir = tempfile::tempdir().unwrap();
     let os = dir.path().join("os3.bd");
     let ts = dir.path().join("ts3.bd");
-    let o = common::run(&[
-        "bearoff",
-        "generate",
-        "--one-sided",
-        "--points",
-        "3",
-        "--out",
-        os.to_str().unwrap(),
-    ]);
-    assert!(o.status.success(), "{}", err(&o));
+    let o = generate(&["--one-sided", "--points", "3"], &os);
     assert!(
         out(&o).contains("MD5 346dae6139ccb4b227c534373e5c52e4"),
         "{}",
         out(&o)
     );
-    let o = common::run(&[
-        "bearoff",
-        "generate",
-        "--two-sided",
-        "--points",
-        "6",
-        "--checkers",
-        "3",
-        "--out",
-        ts.to_str().unwrap(),
-    ]);
+    let o = generate(&["--two-sided", "--points", "6", "--checkers", "3"], &ts);
     assert!(
         out(&o).contains("MD5 9d67da3db32ad4720cc38eecf9a67967"),
         "{}",
@@ -686,18 +681,7 @@ fn the_cube_action_as_a_gnubg_user_reads_it() {
     let dir = tempfile::tempdir().unwrap();
     let ts = dir.path().join("ts6.bd");
     let db = ts.to_str().unwrap();
-    let o = common::run(&[
-        "bearoff",
-        "generate",
-        "--two-sided",
-        "--points",
-        "6",
-        "--checkers",
-        "6",
-        "--out",
-        db,
-    ]);
-    assert!(o.status.success(), "{}", err(&o));
+    generate(&["--two-sided", "--points", "6", "--checkers", "6"], &ts);
     let query = |pos: &str| -> serde_json::Value {
         let o = common::run(&["bearoff", "query", "--db", db, pos, "--json"]);
         assert!(o.status.success(), "{pos}: {}", err(&o));
@@ -822,16 +806,7 @@ fn the_cube_action_as_a_gnubg_user_reads_it() {
 fn impossible_gnubg_files_are_errors() {
     let dir = tempfile::tempdir().unwrap();
     let good = dir.path().join("os.bd");
-    let o = common::run(&[
-        "bearoff",
-        "generate",
-        "--one-sided",
-        "--points",
-        "6",
-        "--out",
-        good.to_str().unwrap(),
-    ]);
-    assert!(o.status.success(), "{}", err(&o));
+    generate(&["--one-sided", "--points", "6"], &good);
     let bytes = std::fs::read(&good).unwrap();
     // a zeroed body under a valid header
     let zero = dir.path().join("zero.bd");
@@ -860,18 +835,7 @@ fn impossible_gnubg_files_are_errors() {
     // two-sided, cubeful: a zeroed body, and one entry changed by one unit,
     // are errors naming the file; the good file answers
     let ts = dir.path().join("ts.bd");
-    let o = common::run(&[
-        "bearoff",
-        "generate",
-        "--two-sided",
-        "--points",
-        "6",
-        "--checkers",
-        "3",
-        "--out",
-        ts.to_str().unwrap(),
-    ]);
-    assert!(o.status.success(), "{}", err(&o));
+    generate(&["--two-sided", "--points", "6", "--checkers", "3"], &ts);
     let bytes = std::fs::read(&ts).unwrap();
     let ask = |file: &std::path::Path| {
         common::run(&[
