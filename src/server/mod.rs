@@ -361,11 +361,15 @@ async fn blocking<T: Send + 'static>(
         permits: &shared.busy,
         queued: &shared.queued,
         max_queued: MAX_QUEUED,
-        busy: "the server is busy: try again in a moment",
+        busy: BUSY,
         what: "lookup",
     };
     run_in(shared, slots, f).await
 }
+
+/// The 503's message where the lookups' (or health's) slots and queue are
+/// all taken.
+const BUSY: &str = "the server is busy: try again in a moment";
 
 /// A pool of slots on the blocking pool and its bounded queue.
 struct Slots<'a> {
@@ -760,7 +764,7 @@ async fn health(State(shared): State<Arc<Shared>>) -> Result<Json<Health>, ApiEr
         permits: &shared.health_turn,
         queued: &shared.health_queued,
         max_queued: MAX_QUEUED,
-        busy: "the server is busy: try again in a moment",
+        busy: BUSY,
         what: "health check",
     };
     let (sectors, start, example, damaged) = run_in(&shared, slots, |s| {
