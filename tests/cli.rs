@@ -565,7 +565,7 @@ fn compare_finds_tables_and_search_agree_and_catches_a_wrong_table() {
         let t = from.open_table(Kind::Game, sub).unwrap();
         write_table(
             &dir.path().join(file_name(sub)),
-            Variant { flying: false },
+            Variant::nine(false),
             sub,
             (&t.read_all().unwrap(), None),
             t.header.counts,

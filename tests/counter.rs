@@ -59,7 +59,7 @@ fn check_line(
             "{pos} at {counter}: {}",
             step.mv
         );
-        let next = naive::Naive::successors(&p, variant.flying)
+        let next = naive::Naive::successors(&p, variant.flies())
             .into_iter()
             .find(|(_, q)| *q == step.position);
         let Some((removal, q)) = next else {
@@ -75,8 +75,8 @@ fn check_line(
         );
         p = q;
     }
-    let n = naive::Naive::from_position(&p, variant.flying);
-    let over = naive::Naive::successors(&p, variant.flying).is_empty() || n.total(n.turn) < 3;
+    let n = naive::Naive::from_position(&p, variant.flies());
+    let over = naive::Naive::successors(&p, variant.flies()).is_empty() || n.total(n.turn) < 3;
     let plies = line.steps.len() as u16;
     match outcome {
         WON | LOST => {
@@ -250,22 +250,22 @@ fn check(variant: Variant, n: u8, limit: u16) {
 
 #[test]
 fn three_stones_flying_limit_100() {
-    check(Variant { flying: true }, 3, 100);
+    check(Variant::nine(true), 3, 100);
 }
 
 #[test]
 fn three_stones_no_flying_limit_100() {
-    check(Variant { flying: false }, 3, 100);
+    check(Variant::nine(false), 3, 100);
 }
 
 #[test]
 fn four_stones_flying_limit_20() {
-    check(Variant { flying: true }, 4, 20);
+    check(Variant::nine(true), 4, 20);
 }
 
 #[test]
 fn four_stones_no_flying_limit_20() {
-    check(Variant { flying: false }, 4, 20);
+    check(Variant::nine(false), 4, 20);
 }
 
 #[test]
@@ -461,7 +461,7 @@ fn generate_writes_the_distance_tables_and_rebuilds_a_damaged_one() {
     use millbase::build::generate::{Silent, generate};
     use millbase::storage::dir::DbDir;
     let ix = Indexer::new();
-    let variant = Variant { flying: false };
+    let variant = Variant::nine(false);
     let limits = THREE_STONES_LIMIT_20;
     let dir = three_stones_limit_20(variant);
     let (_, want) = millbase::build::generate::solve_in_memory(&ix, variant, limits, 20).unwrap();
@@ -593,7 +593,7 @@ fn self_play(
     counter: u16,
     limit: u16,
 ) -> Played {
-    let flying = db.variant().flying;
+    let flying = db.variant().flies();
     let (mut pos, mut c) = (pos, counter);
     let mut plies = 0;
     loop {
@@ -628,7 +628,7 @@ fn self_play(
 fn perfect_player(db: &millbase::answer::query::Database, limit: u16) {
     use millbase::rules::position::Position;
     let variant = db.variant();
-    let mut rng = StdRng::seed_from_u64(u64::from(variant.flying));
+    let mut rng = StdRng::seed_from_u64(u64::from(variant.flies()));
     let mut next = move |n: usize| rng.random_range(0..n);
     let start: Position = "........................ w 4 4".parse().unwrap();
     let (mut wins, mut cursed, mut games) = (0, 0, 0);
@@ -638,13 +638,13 @@ fn perfect_player(db: &millbase::answer::query::Database, limit: u16) {
         // a random game, stopped at a random ply
         let mut pos = start;
         for _ in 0..next(40) {
-            let kids = naive::Naive::successors(&pos, variant.flying);
+            let kids = naive::Naive::successors(&pos, variant.flies());
             if pos.mover_total() < 3 || kids.is_empty() {
                 break;
             }
             pos = kids[next(kids.len())].1;
         }
-        if pos.mover_total() < 3 || naive::Naive::successors(&pos, variant.flying).is_empty() {
+        if pos.mover_total() < 3 || naive::Naive::successors(&pos, variant.flies()).is_empty() {
             continue;
         }
         // a random counter, or every other time the largest at which a win

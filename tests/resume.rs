@@ -185,7 +185,7 @@ fn a_run_killed_in_the_middle_of_a_pair_resumes_to_the_same_bytes() {
 
 #[test]
 fn upgrade_of_a_no_flying_directory_with_a_work_file() {
-    let variant = Variant { flying: false };
+    let variant = Variant::nine(false);
     let clean = tempfile::tempdir().unwrap();
     generate(
         clean.path(),

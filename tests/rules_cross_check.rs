@@ -11,7 +11,7 @@ use rand::{Rng, SeedableRng};
 
 fn engine_children(s: &str, flying: bool) -> Vec<(String, String)> {
     let pos: Position = s.parse().unwrap();
-    let mut v: Vec<(String, String)> = moves::legal_moves(&pos, Variant { flying })
+    let mut v: Vec<(String, String)> = moves::legal_moves(&pos, Variant::nine(flying))
         .into_iter()
         .map(|m| (m.to_string(), moves::apply(&pos, m).to_string()))
         .collect();
@@ -77,7 +77,7 @@ fn perft_movement_positions_with_and_without_flying() {
             let naive = Naive::parse(s, flying);
             for depth in 1..=4 {
                 assert_eq!(
-                    moves::perft(&pos, depth, Variant { flying }),
+                    moves::perft(&pos, depth, Variant::nine(flying)),
                     naive.perft(depth),
                     "{s} flying={flying} depth {depth}"
                 );
@@ -98,7 +98,7 @@ fn random_games_agree_move_by_move() {
             assert_eq!(e, n, "children of {s} (flying={flying})");
             let pos: Position = s.parse().unwrap();
             assert_eq!(
-                moves::is_lost(&pos, Variant { flying }),
+                moves::is_lost(&pos, Variant::nine(flying)),
                 e.is_empty(),
                 "{s}"
             );

@@ -36,7 +36,7 @@ fn check_variant(variant: Variant) {
         "4",
         "--quiet",
     ];
-    if !variant.flying {
+    if !variant.flies() {
         args.push("--no-flying");
     }
     let o = run(&args);
@@ -362,10 +362,10 @@ fn check_variant(variant: Variant) {
 
 #[test]
 fn max_stones_4_flying_matches_brute_force() {
-    check_variant(Variant { flying: true });
+    check_variant(Variant::nine(true));
 }
 
 #[test]
 fn max_stones_4_no_flying_matches_brute_force() {
-    check_variant(Variant { flying: false });
+    check_variant(Variant::nine(false));
 }

@@ -238,7 +238,7 @@ fn a_missing_placement_sector_is_named_and_searched() {
 
 #[test]
 fn other_variant_and_missing_subspace_are_clean_errors() {
-    let dir = small_db(Variant { flying: false });
+    let dir = small_db(Variant::nine(false));
     let sub = Subspace::movement(3, 3);
     let e = Table::open(&dir.path().join(file_name(sub)), Variant::default(), sub)
         .err()
@@ -259,7 +259,7 @@ fn other_variant_and_missing_subspace_are_clean_errors() {
         "{e}"
     );
     // generate refuses to mix variants in one directory
-    let e = generate_small(flying.path(), Variant { flying: false }).unwrap_err();
+    let e = generate_small(flying.path(), Variant::nine(false)).unwrap_err();
     assert!(e.to_string().contains("no-flying"), "{e}");
     // a subspace that was never generated
     let pos: Position = "WWW....BB..........W.B.. w 0 0".parse().unwrap();

@@ -251,7 +251,7 @@ impl<'a> OpeningSearch<'a> {
             precision,
             shared: Shared {
                 db,
-                ix: Indexer::new(),
+                ix: Indexer::of(db.variant().geometry()),
                 maps: WdlMaps::new(),
                 maps_after: MAPS_AFTER_PROBES,
                 progress: Arc::default(),

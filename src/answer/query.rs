@@ -240,7 +240,10 @@ impl Database {
         Ok(Database {
             // the orbits of its set tables kept in the database: a short
             // reader reads them instead of building whole tables
-            ix: Indexer::with_store(Box::new(DirOrbits::at(dir.path()))),
+            ix: Indexer::with_store(
+                dir.variant().geometry(),
+                Box::new(DirOrbits::at(dir.path(), dir.variant().geometry().len())),
+            ),
             tables: (0..TABLE_SLOTS).map(|_| Slot::default()).collect(),
             rule_tables: (move_limit.into_iter())
                 .map(|limit| (limit, (0..TABLE_SLOTS).map(|_| Slot::default()).collect()))

@@ -27,7 +27,7 @@ use std::path::PathBuf;
 /// database's block cache, whatever the size of the table.
 fn tally(db: &Database, sub: Subspace, n: usize) -> Result<Tally, QueryError> {
     let table = db.table(sub)?;
-    let ix = Indexer::new();
+    let ix = Indexer::of(db.variant().geometry());
     let be = u64::from(table.header.block_entries);
     (0..table.header.blocks)
         .into_par_iter()
@@ -59,7 +59,7 @@ pub fn records_and_histogram(
     sub: Subspace,
     n: usize,
 ) -> Result<(Records, Histogram), QueryError> {
-    Ok(summary(sub, tally(db, sub, n)?))
+    Ok(summary(db.variant(), sub, tally(db, sub, n)?))
 }
 
 /// The `n` longest wins and losses of `sub` (ties: lowest index first).
@@ -127,7 +127,7 @@ pub fn sector_report(db: &Database, sub: Subspace) -> Result<SectorReport, Query
 pub fn make_sector_report(db: &Database, sub: Subspace) -> Result<SectorReport, QueryError> {
     let (header, key, _) = db.table_header(sub)?;
     let t = tally(db, sub, REPORT_LONGEST)?;
-    let k = KeptReport::of(sub, t, key);
+    let k = KeptReport::of(db.variant(), sub, t, key);
     // best effort: a read-only database answers all the same
     let _ = k.keep(&report_path(db.path(), sub));
     Ok(SectorReport::of(sub, &header, k))

@@ -208,6 +208,27 @@ pub fn generate(
     ix: &Indexer,
     observer: &dyn Observer,
 ) -> Result<Vec<Report>, DbError> {
+    let refuse = |reason: String| {
+        DbError::Storage(StorageError::Refused {
+            path: dir.to_path_buf(),
+            reason,
+        })
+    };
+    if !std::ptr::eq(ix.geometry(), variant.geometry()) {
+        return Err(refuse(format!(
+            "the indexer is not of the board of the {} rules: make it with \
+             Indexer::of(variant.geometry())",
+            variant.preset()
+        )));
+    }
+    if limits.max_stones > variant.stones() {
+        return Err(refuse(format!(
+            "at most {} stones a side in the {} rules, not {}",
+            variant.stones(),
+            variant.preset(),
+            limits.max_stones
+        )));
+    }
     let db = DbDir::create(dir, variant)?;
     db.remove_stale_temporaries();
     refuse_foreign_files(&db, limits)?;
@@ -242,7 +263,7 @@ pub fn generate(
         }
     }
     // the orbits of the tables built, for the readers to come
-    ix.save_orbits(&DirOrbits::at(dir));
+    ix.save_orbits(&DirOrbits::at(dir, ix.geometry().len()));
     Ok(work.reports)
 }
 
@@ -358,7 +379,7 @@ impl Work<'_> {
                 // without them a request makes them from the file
                 let key = db.open_table(kind, s.subspace).map(|t| TableKey::of(&t));
                 if let Ok(key) = key {
-                    let _ = keep_report(db.path(), s.subspace, &s.cells, key);
+                    let _ = keep_report(db.path(), self.variant, s.subspace, &s.cells, key);
                 }
                 game.insert(s.subspace, s.cells);
             }

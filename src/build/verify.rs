@@ -162,7 +162,7 @@ impl<'a> Check<'a> {
             _ => return Ok((checked, bad)),
         };
         // slots that hold no position must say so
-        let block = Indexer::block_size(self.sub) as usize;
+        let block = self.ix.block_size(self.sub) as usize;
         let unused: u64 = table
             .par_chunks(block)
             .enumerate()

@@ -3,13 +3,13 @@
 
 use super::progress::GenerateUi;
 use super::text::{count, duration};
-use super::{DbArgs, Failure, RuleArgs, ThreadArgs};
+use super::{DbArgs, Failure, RuleArgs, ThreadArgs, rules_of};
 use clap::Args;
 use millbase::Variant;
 use millbase::build::generate;
 use millbase::index::plan::{Limits, all_sectors, all_subspaces, placement_plan, plan};
 use millbase::index::{Indexer, Subspace};
-use millbase::rules::variant::{DEFAULT_MOVE_LIMIT, MAX_MOVE_LIMIT, MIN_STONES, STONES_PER_SIDE};
+use millbase::rules::variant::{DEFAULT_MOVE_LIMIT, MAX_MOVE_LIMIT, MAX_STONES, MIN_STONES};
 use millbase::storage::dir::DbDir;
 use std::collections::HashMap;
 use std::io::Write;
@@ -19,14 +19,21 @@ pub struct GenerateArgs {
     #[command(flatten)]
     db: DbArgs,
     /// Only positions where neither side has more than N stones on the board
-    /// plus in hand (3..9): the whole game where each side starts with N stones.
-    #[arg(long, value_name = "N", default_value_t = STONES_PER_SIDE,
-          value_parser = clap::value_parser!(u8).range(MIN_STONES as i64..=STONES_PER_SIDE as i64))]
-    max_stones: u8,
-    /// Only positions with at most N stones in all, on the board plus in hand (6..18).
-    #[arg(long, value_name = "N", default_value_t = 2 * STONES_PER_SIDE,
-          value_parser = clap::value_parser!(u8).range(2 * MIN_STONES as i64..=2 * STONES_PER_SIDE as i64))]
-    max_total: u8,
+    /// plus in hand (3 to the rules' stones, 9 for nine): the whole game
+    /// where each side starts with N stones.
+    #[arg(long, value_name = "N",
+          value_parser = clap::value_parser!(u8).range(MIN_STONES as i64..=MAX_STONES as i64))]
+    max_stones: Option<u8>,
+    /// Only positions with at most N stones in all, on the board plus in hand
+    /// (6 to twice the rules' stones; default: twice --max-stones).
+    #[arg(long, value_name = "N",
+          value_parser = clap::value_parser!(u8).range(2 * MIN_STONES as i64..=2 * MAX_STONES as i64))]
+    max_total: Option<u8>,
+    /// The rules: a preset (nine, nine-no-flying, six, seven, three) or a
+    /// file describing one's own (JSON or TOML, as `millbase rules NAME
+    /// --json` prints). Default: nine; an existing database keeps its own.
+    #[arg(long, value_name = "NAME|FILE", conflicts_with = "no_flying")]
+    rules: Option<String>,
     /// Only the movement phase (no stones in hand); positions with stones in
     /// hand are then solved by search when asked.
     #[arg(long)]
@@ -220,17 +227,19 @@ fn plan_of(
 
 pub fn run(a: GenerateArgs, out: &mut impl Write) -> Result<(), Failure> {
     a.threads.apply()?;
-    let ix = Indexer::new();
+    // an existing database keeps its variant: resuming needs no flag
+    let variant = match (&a.rules, DbDir::open(&a.db.db)) {
+        (Some(arg), _) => Variant::of_rules(&rules_of(arg)?).map_err(Failure::input)?,
+        (None, Ok(db)) if !a.variant.no_flying => db.variant(),
+        _ => a.variant.variant(),
+    };
+    let ix = Indexer::of(variant.geometry());
+    let max_stones = a.max_stones.unwrap_or(variant.stones());
     let limits = Limits {
-        max_stones: a.max_stones,
-        max_total: a.max_total,
+        max_stones,
+        max_total: a.max_total.unwrap_or(2 * max_stones),
         placement: !a.movement_only,
         move_limit: (!a.no_rule_tables).then_some(a.move_limit),
-    };
-    // an existing database keeps its variant: resuming needs no flag
-    let variant = match DbDir::open(&a.db.db) {
-        Ok(db) if !a.variant.no_flying => db.variant(),
-        _ => a.variant.variant(),
     };
     let (expected, plan) = plan_of(&a.db.db, variant, limits);
     let ui = GenerateUi::new(a.quiet, expected);

@@ -159,9 +159,7 @@ struct RuleArgs {
 
 impl RuleArgs {
     fn variant(self) -> Variant {
-        Variant {
-            flying: !self.no_flying,
-        }
+        Variant::nine(!self.no_flying)
     }
 }
 

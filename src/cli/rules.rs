@@ -51,7 +51,7 @@ impl Described {
 pub fn run(a: RulesArgs, out: &mut impl Write) -> Result<(), Failure> {
     let one = match (&a.rules, &a.db) {
         (Some(arg), _) => Some(rules_of(arg)?),
-        (None, Some(dir)) => Some(DbDir::open(dir)?.variant().rules()),
+        (None, Some(dir)) => Some(DbDir::open(dir)?.variant().rules().clone()),
         (None, None) => None,
     };
     match (one, a.json) {

@@ -50,7 +50,7 @@ pub struct StatsArgs {
 
 /// `--reports`: the statistics of every table of `db` that has none kept.
 fn make_reports(db: &DbDir, out: &mut impl Write) -> Result<(), Failure> {
-    let ix = millbase::index::Indexer::new();
+    let ix = millbase::index::Indexer::of(db.variant().geometry());
     let (mut made, mut kept) = (0, 0);
     for sub in db.present() {
         let key = reports::TableKey::of(&db.open_table(Kind::Game, sub)?);
@@ -60,7 +60,7 @@ fn make_reports(db: &DbDir, out: &mut impl Write) -> Result<(), Failure> {
         }
         let start = std::time::Instant::now();
         let cells = millbase::build::complete::read_complete(db, &ix, Kind::Game, sub)?;
-        reports::keep_report(db.path(), sub, &cells, key)?;
+        reports::keep_report(db.path(), db.variant(), sub, &cells, key)?;
         made += 1;
         writeln!(out, "{sub}: made in {:.1} s", start.elapsed().as_secs_f64())?;
     }

@@ -107,7 +107,7 @@ fn text(r: &VerifyReport) -> String {
 pub fn run(a: VerifyArgs, out: &mut impl Write) -> Result<(), Failure> {
     a.threads.apply()?;
     let db = DbDir::open(&a.db.db)?;
-    let ix = Indexer::new();
+    let ix = Indexer::of(db.variant().geometry());
     let done = match &a.done {
         Some(path) => read_done(path)?,
         None => vec![],

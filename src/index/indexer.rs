@@ -7,14 +7,16 @@ use super::combinatorics::{
     squeeze_rank, unsqueeze,
 };
 use super::subspace::Subspace;
-use crate::rules::geometry::{ALL, Bits, INVERSE, POINTS, SYMMETRY_COUNT, points, transform};
+use crate::rules::geometry::{Bits, Geometry, MAX_ENGINE_POINTS, points};
 use crate::rules::position::Position;
-use crate::rules::variant::STONES_PER_SIDE;
+use crate::rules::variant::MAX_STONES;
 use smallvec::SmallVec;
 use std::sync::OnceLock;
 
 /// Symmetry classes of the sets of one size.
 struct SetTable {
+    /// The board.
+    g: &'static Geometry,
     /// Per set, by colex rank: `orbit << 5 | nontrivial_stabiliser << 4 | symmetry`,
     /// where the symmetry maps the set to its orbit's least element. Empty in
     /// a table read from an [`OrbitStore`]: each entry is then found from
@@ -32,11 +34,11 @@ impl SetTable {
     /// most sets show after a few of the 16 symmetries), in increasing order,
     /// numbering the orbits; then the 16 images of each least element get their
     /// entries (the least symmetry where several reach it).
-    fn build(k: usize) -> SetTable {
+    fn build(g: &'static Geometry, k: usize) -> SetTable {
         use rayon::prelude::*;
         use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
         const CHUNK: usize = 1 << 14;
-        let n = BINOM[POINTS][k] as usize;
+        let n = BINOM[g.len()][k] as usize;
         let least: Vec<(Bits, u16)> = (0..n.div_ceil(CHUNK))
             .into_par_iter()
             .flat_map_iter(|c| {
@@ -44,7 +46,7 @@ impl SetTable {
                 let mut set = colex_unrank((c * CHUNK) as u32, k);
                 let mut out = vec![];
                 for r in c * CHUNK..end {
-                    if let Some(stab) = stabiliser_if_least(set) {
+                    if let Some(stab) = stabiliser_if_least(g, set) {
                         out.push((set, stab));
                     }
                     if k > 0 && r + 1 < end {
@@ -63,13 +65,14 @@ impl SetTable {
             .enumerate()
             .for_each(|(orbit, &(rep, stab))| {
                 let head = ((orbit as u32) << 5) | (((stab != 1) as u32) << 4);
-                for t in 0..SYMMETRY_COUNT {
-                    // INVERSE[t] maps this image back to the least element
-                    let img = transform(t, rep);
-                    entries[colex_rank(img) as usize].fetch_min(head | INVERSE[t] as u32, Relaxed);
+                for t in 0..g.symmetry_count() {
+                    // the inverse of t maps this image back to the least element
+                    let img = g.transform(t, rep);
+                    entries[colex_rank(img) as usize].fetch_min(head | g.inverse(t) as u32, Relaxed);
                 }
             });
         SetTable {
+            g,
             entries: entries.into_par_iter().map(AtomicU32::into_inner).collect(),
             reps: least.iter().map(|l| l.0).collect(),
             stabilisers: least.iter().map(|l| l.1).collect(),
@@ -80,15 +83,21 @@ impl SetTable {
     /// without the entries of every set: `None` unless they are the orbits
     /// of the `k`-sets (as many as Burnside's lemma counts, ascending, each
     /// the least of its images, with its stabiliser).
-    fn from_orbits(k: usize, reps: Vec<Bits>, stabilisers: Vec<u16>) -> Option<SetTable> {
+    fn from_orbits(
+        g: &'static Geometry,
+        k: usize,
+        reps: Vec<Bits>,
+        stabilisers: Vec<u16>,
+    ) -> Option<SetTable> {
         use rayon::prelude::*;
-        let whole = reps.len() as u64 == orbit_count(k)
+        let whole = reps.len() as u64 == orbit_count(g, k)
             && stabilisers.len() == reps.len()
             && reps.windows(2).all(|w| w[0] < w[1])
             && (reps.par_iter().zip(&stabilisers)).all(|(&r, &stab)| {
-                r.count_ones() as usize == k && stabiliser_if_least(r) == Some(stab)
+                r.count_ones() as usize == k && stabiliser_if_least(g, r) == Some(stab)
             });
         whole.then_some(SetTable {
+            g,
             entries: Vec::new(),
             reps,
             stabilisers,
@@ -109,8 +118,8 @@ impl SetTable {
     #[inline(never)]
     fn entry_of(&self, set: Bits) -> u32 {
         let (mut least, mut sym) = (set, 0);
-        for s in 1..SYMMETRY_COUNT {
-            let img = transform(s, set);
+        for s in 1..self.g.symmetry_count() {
+            let img = self.g.transform(s, set);
             if img < least {
                 (least, sym) = (img, s);
             }
@@ -138,10 +147,10 @@ pub trait OrbitStore: Send + Sync {
 /// The symmetries fixing `set` (bit `s` for symmetry `s`) if no image of `set`
 /// is smaller than it, else `None`.
 #[inline(always)]
-fn stabiliser_if_least(set: Bits) -> Option<u16> {
+fn stabiliser_if_least(g: &Geometry, set: Bits) -> Option<u16> {
     let mut stab = 0;
-    for s in 0..SYMMETRY_COUNT {
-        let img = transform(s, set);
+    for s in 0..g.symmetry_count() {
+        let img = g.transform(s, set);
         if img < set {
             return None;
         }
@@ -159,6 +168,7 @@ pub struct MoverContext<'a> {
     base: u64,
     stabiliser: u16,
     free_points: u8,
+    g: &'static Geometry,
     _indexer: std::marker::PhantomData<&'a Indexer>,
 }
 
@@ -211,14 +221,14 @@ pub struct OneMore<'c, 'a> {
     /// Each point's image under the context's symmetry, as a coordinate
     /// among the points not in the least mover set (meaningless for the
     /// mover's own points, which are never added).
-    squeezed: [u8; POINTS],
+    squeezed: [u8; MAX_ENGINE_POINTS],
 }
 
 /// [`OneMore`] for one common set.
 pub struct Extension<'c, 'a> {
     ctx: &'c MoverContext<'a>,
     set: Bits,
-    squeezed_at: &'c [u8; POINTS],
+    squeezed_at: &'c [u8; MAX_ENGINE_POINTS],
     /// The squeezed image of the set.
     image: Bits,
     /// The index of the extensions' block.
@@ -228,10 +238,10 @@ pub struct Extension<'c, 'a> {
 impl<'c, 'a> OneMore<'c, 'a> {
     /// The ranker for positions with the mover set of `ctx`.
     pub fn new(ctx: &'c MoverContext<'a>) -> OneMore<'c, 'a> {
-        let free = ALL & !ctx.least;
-        let mut squeezed = [0; POINTS];
-        for (p, q) in squeezed.iter_mut().enumerate() {
-            let img = transform(ctx.sym, 1 << p);
+        let free = ctx.g.all() & !ctx.least;
+        let mut squeezed = [0; MAX_ENGINE_POINTS];
+        for (p, q) in squeezed.iter_mut().enumerate().take(ctx.g.len()) {
+            let img = ctx.g.transform(ctx.sym, 1 << p);
             *q = (free & (img - 1)).count_ones() as u8;
         }
         OneMore { ctx, squeezed }
@@ -272,17 +282,18 @@ impl Extension<'_, '_> {
     }
 }
 
-/// The number of orbits of `k`-point sets under the 16 symmetries, by
-/// Burnside's lemma: the average over the symmetries of the sets each one fixes
-/// (a fixed set is a union of the symmetry's cycles).
-pub fn orbit_count(k: usize) -> u64 {
-    let fixed: u64 = (0..SYMMETRY_COUNT)
+/// The number of orbits of `k`-point sets of board `g` under its symmetries,
+/// by Burnside's lemma: the average over the symmetries of the sets each one
+/// fixes (a fixed set is a union of the symmetry's cycles).
+pub fn orbit_count(g: &Geometry, k: usize) -> u64 {
+    let n = g.len();
+    let fixed: u64 = (0..g.symmetry_count())
         .map(|s| {
             // ways[j]: unions of the cycles seen so far with j points
-            let mut ways = [0u64; POINTS + 1];
+            let mut ways = [0u64; MAX_ENGINE_POINTS + 1];
             ways[0] = 1;
             let mut seen: Bits = 0;
-            for p in 0..POINTS {
+            for p in 0..n {
                 if seen & (1 << p) != 0 {
                     continue;
                 }
@@ -290,56 +301,77 @@ pub fn orbit_count(k: usize) -> u64 {
                 while seen & (1 << q) == 0 {
                     seen |= 1 << q;
                     len += 1;
-                    q = transform(s, 1 << q).trailing_zeros() as usize;
+                    q = g.transform(s, 1 << q).trailing_zeros() as usize;
                 }
-                for j in (len..=POINTS).rev() {
+                for j in (len..=n).rev() {
                     ways[j] += ways[j - len];
                 }
             }
             ways[k]
         })
         .sum();
-    fixed / SYMMETRY_COUNT as u64
+    fixed / g.symmetry_count() as u64
 }
 
-/// Ranks and unranks positions in any subspace. Tables are built on first use,
-/// or up front by [`Indexer::build_tables`].
-#[derive(Default)]
+/// Ranks and unranks positions in any subspace of one board. Tables are
+/// built on first use, or up front by [`Indexer::build_tables`].
 pub struct Indexer {
-    tables: [OnceLock<SetTable>; STONES_PER_SIDE as usize + 1],
+    g: &'static Geometry,
+    tables: [OnceLock<SetTable>; MAX_STONES as usize + 1],
     store: Option<Box<dyn OrbitStore>>,
 }
 
+impl Default for Indexer {
+    fn default() -> Indexer {
+        Indexer::of(Geometry::nine())
+    }
+}
+
 impl Indexer {
-    /// An indexer with no tables built yet.
+    /// An indexer of the nine board with no tables built yet.
     pub fn new() -> Indexer {
         Indexer::default()
     }
 
-    /// An indexer that reads its tables' orbits from `store` where it kept
-    /// them, else builds the tables and keeps their orbits there. A table
-    /// read so finds each rank by a search of its orbits (a few dozen
-    /// operations more than a built table's lookup): for readers that rank
-    /// few positions.
-    pub fn with_store(store: Box<dyn OrbitStore>) -> Indexer {
+    /// An indexer of board `g` with no tables built yet.
+    pub fn of(g: &'static Geometry) -> Indexer {
+        Indexer {
+            g,
+            tables: Default::default(),
+            store: None,
+        }
+    }
+
+    /// An indexer of board `g` that reads its tables' orbits from `store`
+    /// where it kept them, else builds the tables and keeps their orbits
+    /// there. A table read so finds each rank by a search of its orbits (a
+    /// few dozen operations more than a built table's lookup): for readers
+    /// that rank few positions.
+    pub fn with_store(g: &'static Geometry, store: Box<dyn OrbitStore>) -> Indexer {
         Indexer {
             store: Some(store),
-            ..Indexer::default()
+            ..Indexer::of(g)
         }
+    }
+
+    /// The board.
+    #[inline(always)]
+    pub fn geometry(&self) -> &'static Geometry {
+        self.g
     }
 
     fn table(&self, k: u8) -> &SetTable {
         self.tables[k as usize].get_or_init(|| {
             let kept = (self.store.as_ref())
                 .and_then(|store| store.load(k))
-                .and_then(|(r, s)| SetTable::from_orbits(k as usize, r, s));
+                .and_then(|(r, s)| SetTable::from_orbits(self.g, k as usize, r, s));
             kept.unwrap_or_else(|| self.built(k))
         })
     }
 
     /// The whole table of the `k`-sets, built, its orbits kept in the store.
     fn built(&self, k: u8) -> SetTable {
-        let t = SetTable::build(k as usize);
+        let t = SetTable::build(self.g, k as usize);
         if let Some(store) = &self.store {
             store.save(k, &t.reps, &t.stabilisers);
         }
@@ -356,12 +388,12 @@ impl Indexer {
     }
 
     /// Builds now the whole tables of every set size up to `max_stones` (at
-    /// most [`STONES_PER_SIDE`]), so that no later rank pays for one and each
+    /// most [`MAX_STONES`]), so that no later rank pays for one and each
     /// is a lookup: a table takes up to about 80 ms (9 stones). Tables already
     /// there are kept.
     pub fn build_tables(&self, max_stones: u8) {
         use rayon::prelude::*;
-        (0..=max_stones.min(STONES_PER_SIDE))
+        (0..=max_stones.min(MAX_STONES))
             .into_par_iter()
             .for_each(|k| {
                 // whole tables, whatever the store keeps: the fastest ranks
@@ -395,19 +427,21 @@ impl Indexer {
 
     /// Number of slots per mover orbit in `sub`.
     #[inline]
-    pub fn block_size(sub: Subspace) -> u64 {
-        BINOM[POINTS - sub.mover as usize][sub.opponent as usize] as u64
+    pub fn block_size(&self, sub: Subspace) -> u64 {
+        BINOM[self.g.len() - sub.mover as usize][sub.opponent as usize] as u64
     }
 
     /// The index range of `sub`: indices are `0..index_size(sub)`.
     pub fn index_size(&self, sub: Subspace) -> u64 {
-        self.orbits(sub.mover) as u64 * Self::block_size(sub)
+        self.orbits(sub.mover) as u64 * self.block_size(sub)
     }
 
-    /// [`Indexer::index_size`] without building any table: the orbits of the
-    /// mover's sets are counted by Burnside's lemma. For checking file sizes.
-    pub fn index_size_of(sub: Subspace) -> u64 {
-        orbit_count(sub.mover as usize) * Self::block_size(sub)
+    /// [`Indexer::index_size`] on board `g` without building any table: the
+    /// orbits of the mover's sets are counted by Burnside's lemma. For
+    /// checking file sizes.
+    pub fn index_size_of(g: &Geometry, sub: Subspace) -> u64 {
+        let block = BINOM[g.len() - sub.mover as usize][sub.opponent as usize] as u64;
+        orbit_count(g, sub.mover as usize) * block
     }
 
     /// The index of the position with mover stones `mover` and opponent stones
@@ -427,14 +461,15 @@ impl Indexer {
         let orbit = e >> 5;
         MoverContext {
             sym,
-            least: transform(sym, mover),
+            least: self.g.transform(sym, mover),
             base: orbit as u64,
             stabiliser: if e & 16 != 0 {
                 t.stabilisers[orbit as usize]
             } else {
                 1
             },
-            free_points: POINTS as u8 - w,
+            free_points: self.g.len() as u8 - w,
+            g: self.g,
             _indexer: std::marker::PhantomData,
         }
     }
@@ -443,11 +478,11 @@ impl Indexer {
     /// many positions with one mover set costs one table lookup.
     #[inline]
     pub fn rank_with(ctx: &MoverContext<'_>, opponent: Bits) -> Index {
-        let mut opp = transform(ctx.sym, opponent);
+        let mut opp = ctx.g.transform(ctx.sym, opponent);
         if ctx.stabiliser != 1 {
             let base = opp;
             for s in points(ctx.stabiliser as Bits) {
-                opp = opp.min(transform(s, base));
+                opp = opp.min(ctx.g.transform(s, base));
             }
         }
         let block = BINOM[ctx.free_points as usize][opponent.count_ones() as usize] as u64;
@@ -500,17 +535,17 @@ impl Indexer {
     #[inline]
     fn decode(&self, sub: Subspace, i: Index) -> (usize, Bits, Bits) {
         let t = self.table(sub.mover);
-        let block = Self::block_size(sub);
+        let block = self.block_size(sub);
         let orbit = (i / block) as usize;
         let mover = t.reps[orbit];
-        let free = POINTS - sub.mover as usize;
+        let free = self.g.len() - sub.mover as usize;
         let squeezed = colex_unrank_below((i % block) as u32, sub.opponent as usize, free);
         (orbit, mover, unsqueeze(squeezed, mover))
     }
 
     fn canonical_in_orbit(&self, t: &SetTable, orbit: usize, opp: Bits) -> bool {
         let stab = t.stabilisers[orbit];
-        stab == 1 || points(stab as Bits).all(|s| transform(s, opp) >= opp)
+        stab == 1 || points(stab as Bits).all(|s| self.g.transform(s, opp) >= opp)
     }
 
     /// Calls `f(index, mover, opponent)` for the slots of `range` in `sub`
@@ -528,8 +563,8 @@ impl Indexer {
             return;
         }
         let t = self.table(sub.mover);
-        let block = Self::block_size(sub);
-        let (k, free) = (sub.opponent as usize, POINTS - sub.mover as usize);
+        let block = self.block_size(sub);
+        let (k, free) = (sub.opponent as usize, self.g.len() - sub.mover as usize);
         let mut orbit = (range.start / block) as usize;
         let mut r = range.start % block;
         let mut squeezed = colex_unrank_below(r as u32, k, free);
@@ -556,7 +591,7 @@ impl Indexer {
         mut f: impl FnMut(Index, Bits, Bits),
     ) {
         let t = self.table(sub.mover);
-        let block = Self::block_size(sub);
+        let block = self.block_size(sub);
         let mover = t.reps[orbit];
         let check = t.stabilisers[orbit] != 1;
         let mut squeezed: Bits = (1 << sub.opponent) - 1;
@@ -584,12 +619,14 @@ impl Indexer {
         let opponent = self.orbit_rep(sub.opponent, orbit);
         let stabiliser = self.stabiliser(sub.opponent, orbit);
         let mut squeezed: Bits = (1 << sub.mover) - 1;
-        for _ in 0..Self::by_opponent_slots(sub) {
+        for _ in 0..self.by_opponent_slots(sub) {
             let mover = unsqueeze(squeezed, opponent);
             if sub.mover > 0 {
                 squeezed = next_same_size(squeezed);
             }
-            if stabiliser == 1 || points(stabiliser as Bits).all(|s| transform(s, mover) >= mover) {
+            if stabiliser == 1
+                || points(stabiliser as Bits).all(|s| self.g.transform(s, mover) >= mover)
+            {
                 f(mover, opponent);
             }
         }
@@ -598,14 +635,14 @@ impl Indexer {
     /// The mover sets [`Indexer::for_each_by_opponent`] considers for one
     /// opponent set of `sub` (every placement of the mover's stones on the
     /// other points, before the symmetry test).
-    pub fn by_opponent_slots(sub: Subspace) -> u64 {
-        BINOM[POINTS - sub.opponent as usize][sub.mover as usize] as u64
+    pub fn by_opponent_slots(&self, sub: Subspace) -> u64 {
+        BINOM[self.g.len() - sub.opponent as usize][sub.mover as usize] as u64
     }
 
     /// Number of canonical positions (symmetry classes) in `sub`.
     pub fn classes(&self, sub: Subspace) -> u64 {
         let t = self.table(sub.mover);
-        let block = Self::block_size(sub);
+        let block = self.block_size(sub);
         let mut total = 0;
         for orbit in 0..t.reps.len() {
             if t.stabilisers[orbit] == 1 {
@@ -620,18 +657,21 @@ impl Indexer {
     }
 
     /// Number of symmetric images of the canonical position `(mover, opponent)`
-    /// (16 divided by the size of its stabiliser).
+    /// (the symmetries' count divided by the size of its stabiliser).
     pub fn images(&self, mover: Bits, opponent: Bits) -> u32 {
-        let fixed = (0..SYMMETRY_COUNT)
-            .filter(|&s| transform(s, mover) == mover && transform(s, opponent) == opponent)
+        let g = self.g;
+        let fixed = (0..g.symmetry_count())
+            .filter(|&s| g.transform(s, mover) == mover && g.transform(s, opponent) == opponent)
             .count();
-        (SYMMETRY_COUNT / fixed) as u32
+        (g.symmetry_count() / fixed) as u32
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::geometry::{ALL, POINTS, SYMMETRY_COUNT, transform};
+    use crate::rules::variant::STONES_PER_SIDE;
 
     /// A store in memory, for the tests.
     #[derive(Default)]
@@ -654,10 +694,10 @@ mod tests {
     #[test]
     fn kept_orbits_rank_as_built_tables_and_damaged_ones_are_not_used() {
         let kept = std::sync::Arc::new(Kept::default());
-        let built = Indexer::with_store(Box::new(kept.clone()));
+        let built = Indexer::with_store(Geometry::nine(), Box::new(kept.clone()));
         built.build_tables(STONES_PER_SIDE);
         assert_eq!(kept.0.lock().unwrap().len(), STONES_PER_SIDE as usize + 1);
-        let read = Indexer::with_store(Box::new(kept.clone()));
+        let read = Indexer::with_store(Geometry::nine(), Box::new(kept.clone()));
         for k in 0..=STONES_PER_SIDE {
             let (b, r) = (built.table(k), read.table(k));
             assert!(r.entries.is_empty(), "{k}: read, not built");
@@ -689,9 +729,9 @@ mod tests {
             ),
         ];
         for (what, r, s) in damaged {
-            assert!(SetTable::from_orbits(6, r, s).is_none(), "{what}");
+            assert!(SetTable::from_orbits(Geometry::nine(), 6, r, s).is_none(), "{what}");
         }
-        assert!(SetTable::from_orbits(6, reps, stabs).is_some());
+        assert!(SetTable::from_orbits(Geometry::nine(), 6, reps, stabs).is_some());
     }
 
     /// The set tables the plain way: every image of every set.
@@ -729,7 +769,7 @@ mod tests {
     #[test]
     fn set_tables_equal_the_plain_construction() {
         for k in 0..=9 {
-            let t = SetTable::build(k);
+            let t = SetTable::build(Geometry::nine(), k);
             let (entries, reps, stabs) = naive_table(k);
             assert!(t.entries == entries, "entries of {k}-sets");
             assert_eq!(t.reps, reps, "{k}");
@@ -782,7 +822,7 @@ mod tests {
     fn orbit_counts_by_burnside_equal_the_tables() {
         let ix = Indexer::new();
         for k in 0..=STONES_PER_SIDE {
-            assert_eq!(orbit_count(k as usize), ix.orbits(k) as u64, "{k}-sets");
+            assert_eq!(orbit_count(Geometry::nine(), k as usize), ix.orbits(k) as u64, "{k}-sets");
         }
     }
 

@@ -1,7 +1,8 @@
-//! Board geometry: the 24 points, their names, adjacency, the 16 mills and the
-//! 16 board symmetries. Everything here is compile-time data.
+//! Board geometry: the tables the engine plays by ([`Geometry`]), made once
+//! from any board, and the nine board's: the 24 points, their names,
+//! adjacency, the 16 mills and the 16 board symmetries, as compile-time data.
 //!
-//! Points are numbered `0..24` in the canonical order of docs/RULES.md (sorted by rank,
+//! Points are numbered in the canonical order of docs/RULES.md (sorted by rank,
 //! then file), which is also the bit order of a [`Bits`] set.
 
 /// A set of points: bit `p` is point `p`. Only the low 24 bits are used.
@@ -257,9 +258,228 @@ pub fn points(set: Bits) -> PointIter {
     PointIter(set)
 }
 
+/// The most points the engine plays on (a point set's low 24 bits).
+pub const MAX_ENGINE_POINTS: usize = POINTS;
+
+/// The most symmetries the engine folds by (a symmetry is 4 bits of an
+/// index table's entry).
+pub const MAX_SYMMETRIES: usize = SYMMETRY_COUNT;
+
+/// The tables of one board, made once and read by the engine (move
+/// generation, unmoves, the indexer, the solver): points and names,
+/// adjacency, mills, and the symmetries with the byte tables that map a
+/// point set in three lookups. [`Geometry::nine`] is the nine board's, from
+/// this module's constants; [`Geometry::new`] makes any other.
+pub struct Geometry {
+    names: Vec<String>,
+    all: Bits,
+    neighbours: [Bits; MAX_ENGINE_POINTS],
+    mills: Vec<Bits>,
+    /// The mills through point `p` are `through[start[p]..start[p + 1]]`.
+    through_start: [u16; MAX_ENGINE_POINTS + 1],
+    through: Vec<Bits>,
+    symmetries: Vec<[u8; MAX_ENGINE_POINTS]>,
+    bytes: Vec<[[Bits; 256]; 3]>,
+    inverse: Vec<usize>,
+}
+
+impl std::fmt::Debug for Geometry {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Geometry({} points)", self.names.len())
+    }
+}
+
+impl Geometry {
+    /// The tables of a board of `names.len()` points (at most
+    /// [`MAX_ENGINE_POINTS`]) with the given neighbour sets, mills (point
+    /// sets) and symmetries (the identity first; at most [`MAX_SYMMETRIES`],
+    /// each the image of every point). Errors name what the engine cannot
+    /// play.
+    pub fn new(
+        names: Vec<String>,
+        neighbours: &[Bits],
+        mills: &[Bits],
+        symmetries: &[Vec<u8>],
+    ) -> Result<Geometry, String> {
+        let n = names.len();
+        if n > MAX_ENGINE_POINTS {
+            return Err(format!(
+                "a board of {n} points: the engine plays on at most {MAX_ENGINE_POINTS}"
+            ));
+        }
+        if symmetries.is_empty() || symmetries.len() > MAX_SYMMETRIES {
+            return Err(format!(
+                "a board with {} symmetries: the engine folds by at most {MAX_SYMMETRIES}",
+                symmetries.len()
+            ));
+        }
+        let mut nb = [0; MAX_ENGINE_POINTS];
+        nb[..n].copy_from_slice(&neighbours[..n]);
+        let mut through_start = [0u16; MAX_ENGINE_POINTS + 1];
+        let mut through = vec![];
+        for p in 0..MAX_ENGINE_POINTS {
+            through_start[p] = through.len() as u16;
+            through.extend(mills.iter().filter(|&&m| p < n && m & 1 << p != 0));
+        }
+        through_start[MAX_ENGINE_POINTS] = through.len() as u16;
+        let perms: Vec<[u8; MAX_ENGINE_POINTS]> = (symmetries.iter())
+            .map(|s| core::array::from_fn(|p| if p < n { s[p] } else { p as u8 }))
+            .collect();
+        let bytes = (perms.iter())
+            .map(|perm| {
+                core::array::from_fn(|k| {
+                    core::array::from_fn(|v| {
+                        points(v as Bits).fold(0, |img, j| img | 1 << perm[8 * k + j])
+                    })
+                })
+            })
+            .collect();
+        let inverse = (perms.iter())
+            .map(|s| {
+                (perms.iter())
+                    .position(|t| (0..n).all(|p| t[s[p] as usize] as usize == p))
+                    .expect("the symmetries form a group")
+            })
+            .collect();
+        Ok(Geometry {
+            all: if n == 32 { !0 } else { (1 << n) - 1 },
+            names,
+            neighbours: nb,
+            mills: mills.to_vec(),
+            through_start,
+            through,
+            symmetries: perms,
+            bytes,
+            inverse,
+        })
+    }
+
+    /// The nine board's tables (made once).
+    pub fn nine() -> &'static Geometry {
+        static NINE: std::sync::OnceLock<Geometry> = std::sync::OnceLock::new();
+        NINE.get_or_init(|| {
+            let symmetries: Vec<Vec<u8>> = SYMMETRIES.iter().map(|s| s.to_vec()).collect();
+            let names = POINT_NAMES.iter().map(|n| n.to_string()).collect();
+            Geometry::new(names, &NEIGHBOURS, &MILL_MASKS, &symmetries)
+                .expect("the nine board fits the engine")
+        })
+    }
+
+    /// Number of points.
+    #[inline(always)]
+    pub fn len(&self) -> usize {
+        self.names.len()
+    }
+
+    /// Whether the board has no points (never: a board has at least 3).
+    pub fn is_empty(&self) -> bool {
+        self.names.is_empty()
+    }
+
+    /// Every point, as a set.
+    #[inline(always)]
+    pub fn all(&self) -> Bits {
+        self.all
+    }
+
+    /// The name of point `p`.
+    pub fn name(&self, p: usize) -> &str {
+        &self.names[p]
+    }
+
+    /// Every point's name, in canonical order.
+    pub fn names(&self) -> &[String] {
+        &self.names
+    }
+
+    /// The point called `name`.
+    pub fn point(&self, name: &str) -> Option<u8> {
+        self.names.iter().position(|n| n == name).map(|p| p as u8)
+    }
+
+    /// The points adjacent to `p`.
+    #[inline(always)]
+    pub fn neighbours(&self, p: usize) -> Bits {
+        self.neighbours[p]
+    }
+
+    /// Every mill, as a point set.
+    pub fn mills(&self) -> &[Bits] {
+        &self.mills
+    }
+
+    /// The mills through point `p`.
+    #[inline(always)]
+    pub fn mills_through(&self, p: usize) -> &[Bits] {
+        &self.through[self.through_start[p] as usize..self.through_start[p + 1] as usize]
+    }
+
+    /// Whether the stone on `point` is part of a complete mill of `set`.
+    #[inline(always)]
+    pub fn in_mill(&self, set: Bits, point: usize) -> bool {
+        self.mills_through(point).iter().any(|&m| set & m == m)
+    }
+
+    /// The points of `set` that stand in a complete mill of `set`.
+    #[inline]
+    pub fn stones_in_mills(&self, set: Bits) -> Bits {
+        (self.mills.iter())
+            .filter(|&&m| set & m == m)
+            .fold(0, |acc, &m| acc | m)
+    }
+
+    /// Number of symmetries (the identity is symmetry 0).
+    #[inline(always)]
+    pub fn symmetry_count(&self) -> usize {
+        self.symmetries.len()
+    }
+
+    /// Symmetry `s` as the image of every point.
+    pub fn symmetry(&self, s: usize) -> &[u8] {
+        &self.symmetries[s][..self.len()]
+    }
+
+    /// The symmetry that undoes symmetry `s`.
+    #[inline(always)]
+    pub fn inverse(&self, s: usize) -> usize {
+        self.inverse[s]
+    }
+
+    /// The image of the point set `set` under symmetry `s`.
+    #[inline(always)]
+    pub fn transform(&self, s: usize, set: Bits) -> Bits {
+        let t = &self.bytes[s];
+        t[0][(set & 0xff) as usize]
+            | t[1][((set >> 8) & 0xff) as usize]
+            | t[2][(set >> 16) as usize & 0xff]
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn nines_geometry_is_its_constants() {
+        let g = Geometry::nine();
+        assert_eq!((g.len(), g.all(), g.symmetry_count()), (POINTS, ALL, 16));
+        let mut x: u64 = 0x2545f4914f6cdd1d;
+        for _ in 0..2000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let set = (x as Bits) & ALL;
+            assert_eq!(g.stones_in_mills(set), stones_in_mills(set));
+            for p in 0..POINTS {
+                assert_eq!(g.in_mill(set, p), in_mill(set, p));
+                assert_eq!(g.neighbours(p), NEIGHBOURS[p]);
+            }
+            for s in 0..16 {
+                assert_eq!(g.transform(s, set), transform(s, set));
+                assert_eq!(g.inverse(s), INVERSE[s]);
+            }
+        }
+    }
 
     fn mill_set() -> Vec<Bits> {
         let mut v = MILL_MASKS.to_vec();

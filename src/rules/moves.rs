@@ -2,11 +2,10 @@
 //! closed mill as part of the move, and the end of the game.
 
 use crate::rules::geometry::{
-    ALL, Bits, NEIGHBOURS, POINT_NAMES, SYMMETRIES, SYMMETRY_COUNT, in_mill, point_by_name, points,
-    stones_in_mills, transform,
+    Bits, Geometry, POINT_NAMES, SYMMETRIES, SYMMETRY_COUNT, point_by_name, points, transform,
 };
 use crate::rules::position::{Color, Position};
-use crate::rules::variant::{FLYING_STONES, Variant};
+use crate::rules::variant::Variant;
 use std::fmt;
 use std::str::FromStr;
 
@@ -89,48 +88,59 @@ impl FromStr for Move {
     }
 }
 
-/// The opponent stones that may be removed after closing a mill: those not in a
-/// mill, or all of them when every one is in a mill.
+/// The opponent stones that may be removed after closing a mill on board
+/// `g`: those not in a mill, or all of them when every one is in a mill.
 #[inline]
-pub fn removable(opponent: Bits) -> Bits {
-    let free = opponent & !stones_in_mills(opponent);
+pub fn removable(g: &Geometry, opponent: Bits) -> Bits {
+    let free = opponent & !g.stones_in_mills(opponent);
     if free != 0 { free } else { opponent }
 }
 
-/// Whether the side to move may fly under `rules`.
+/// Whether the side to move may fly under `variant`.
 #[inline]
 pub fn can_fly(pos: &Position, variant: Variant) -> bool {
-    variant.flying && pos.mover_hand == 0 && pos.mover.count_ones() == FLYING_STONES as u32
+    variant.can_fly(pos.mover.count_ones(), pos.mover_hand)
 }
 
 /// Whether the game is over with the side to move having lost: fewer than 3 stones
 /// on board plus in hand, or no legal move.
 pub fn is_lost(pos: &Position, variant: Variant) -> bool {
-    pos.mover_below_minimum() || !has_legal_move(pos, variant)
+    below_minimum(pos.mover, pos.mover_hand, variant) || !has_legal_move(pos, variant)
+}
+
+/// Whether a side with `stones` on board and `hand` in hand has fewer than
+/// the rules' least.
+#[inline(always)]
+fn below_minimum(stones: Bits, hand: u8, variant: Variant) -> bool {
+    stones.count_ones() + u32::from(hand) < u32::from(variant.min_stones())
 }
 
 /// Whether the side to move has any legal move (ignoring the stone-count rule).
 pub fn has_legal_move(pos: &Position, variant: Variant) -> bool {
-    let empty = ALL & !(pos.mover | pos.opponent);
+    let g = variant.geometry();
+    let empty = g.all() & !(pos.mover | pos.opponent);
     if pos.mover_hand > 0 {
         return empty != 0;
     }
     if can_fly(pos, variant) {
         return empty != 0;
     }
-    points(pos.mover).any(|p| NEIGHBOURS[p] & empty != 0)
+    points(pos.mover).any(|p| g.neighbours(p) & empty != 0)
 }
 
 /// Appends every legal move of the side to move to `out`. A position whose game
 /// is over (a side below 3 stones) has no moves.
 pub fn generate(pos: &Position, variant: Variant, out: &mut Vec<Move>) {
-    if pos.mover_below_minimum() || pos.opponent_below_minimum() {
+    if below_minimum(pos.mover, pos.mover_hand, variant)
+        || below_minimum(pos.opponent, pos.opponent_hand, variant)
+    {
         return;
     }
-    let empty = ALL & !(pos.mover | pos.opponent);
-    let removals = removable(pos.opponent);
+    let g = variant.geometry();
+    let empty = g.all() & !(pos.mover | pos.opponent);
+    let removals = removable(g, pos.opponent);
     let mut push = |from: Option<u8>, to: usize, after: Bits| {
-        if in_mill(after, to) && pos.opponent != 0 {
+        if g.in_mill(after, to) && pos.opponent != 0 {
             for r in points(removals) {
                 out.push(Move {
                     from,
@@ -153,7 +163,7 @@ pub fn generate(pos: &Position, variant: Variant, out: &mut Vec<Move>) {
     } else {
         let fly = can_fly(pos, variant);
         for from in points(pos.mover) {
-            let targets = if fly { empty } else { NEIGHBOURS[from] & empty };
+            let targets = if fly { empty } else { g.neighbours(from) & empty };
             for to in points(targets) {
                 push(Some(from as u8), to, pos.mover ^ (1 << from) ^ (1 << to));
             }
@@ -312,13 +322,13 @@ impl fmt::Display for Ending {
 /// How the game of `pos` has ended, if it has (the side to move is checked
 /// first).
 pub fn ending(pos: &Position, variant: Variant) -> Option<Ending> {
-    if pos.mover_below_minimum() {
+    if below_minimum(pos.mover, pos.mover_hand, variant) {
         return Some(Ending::TooFewStones {
             loser: pos.side,
             stones: pos.mover_total(),
         });
     }
-    if pos.opponent_below_minimum() {
+    if below_minimum(pos.opponent, pos.opponent_hand, variant) {
         return Some(Ending::TooFewStones {
             loser: pos.side.other(),
             stones: pos.opponent_total(),
@@ -338,7 +348,8 @@ pub fn why_illegal(pos: &Position, variant: Variant, mv: Move) -> Option<String>
     }
     let me = pos.side.name();
     let them = pos.side.other().name();
-    let name = |p: u8| POINT_NAMES[p as usize];
+    let g = variant.geometry();
+    let name = |p: u8| g.name(p as usize);
     let occupied = pos.mover | pos.opponent;
     let reason = match mv.from {
         None if pos.mover_hand == 0 => {
@@ -349,28 +360,23 @@ pub fn why_illegal(pos: &Position, variant: Variant, mv: Move) -> Option<String>
         }
         Some(f) if pos.mover & (1 << f) == 0 => format!("{} holds no {me} stone", name(f)),
         _ if occupied & (1 << mv.to) != 0 => format!("{} is not empty", name(mv.to)),
-        Some(f) if !can_fly(pos, variant) && NEIGHBOURS[f as usize] & (1 << mv.to) == 0 => {
-            format!(
-                "{} and {} are not neighbours ({me} flies only with {FLYING_STONES} stones{})",
-                name(f),
-                name(mv.to),
-                if variant.flying {
-                    ""
-                } else {
-                    ", and not at all without flying"
-                }
-            )
+        Some(f) if !can_fly(pos, variant) && g.neighbours(f as usize) & (1 << mv.to) == 0 => {
+            let flying = match variant.flying_stones() {
+                Some(k) => format!("{me} flies only with {k} stones"),
+                None => "no stone flies in these rules".into(),
+            };
+            format!("{} and {} are not neighbours ({flying})", name(f), name(mv.to))
         }
         _ => {
             let after = match mv.from {
                 Some(f) => pos.mover & !(1 << f) | (1 << mv.to),
                 None => pos.mover | (1 << mv.to),
             };
-            let closes = in_mill(after, mv.to as usize);
+            let closes = g.in_mill(after, mv.to as usize);
             match mv.remove {
                 None if closes => format!(
                     "it closes a mill: add the {them} stone it removes (e.g. {mv}x{})",
-                    name(removable(pos.opponent).trailing_zeros() as u8)
+                    name(removable(g, pos.opponent).trailing_zeros() as u8)
                 ),
                 Some(_) if !closes => "it closes no mill, so it removes no stone".to_string(),
                 Some(r) if pos.opponent & (1 << r) == 0 => {
@@ -443,7 +449,7 @@ mod tests {
     #[test]
     fn illegal_moves_are_explained() {
         let fly = Variant::default();
-        let slide = Variant { flying: false };
+        let slide = Variant::nine(false);
         let why = |p: &str, r: Variant, m: &str| why_illegal(&pos(p), r, m.parse().unwrap());
         let start = "........................ w 9 9";
         assert_eq!(why(start, fly, "d1"), None);
@@ -490,7 +496,7 @@ mod tests {
 
     #[test]
     fn endings_are_said_in_words() {
-        let r = Variant { flying: false };
+        let r = Variant::nine(false);
         // White (a1 d1 g1) is blocked by Black on a4 d2 g4 and may not fly
         let blocked = pos("WWW.B....B....B......B.. w 0 0");
         assert_eq!(
@@ -554,7 +560,7 @@ mod tests {
     fn all_in_mills_makes_all_removable() {
         // White a1 d1 g4; g4-g1 closes a mill and Black's only stones b6 d6 f6 form a mill.
         let p = pos("WW............W...BBB... w 0 0");
-        let mut got: Vec<String> = legal_moves(&p, Variant { flying: false })
+        let mut got: Vec<String> = legal_moves(&p, Variant::nine(false))
             .iter()
             .map(|m| m.to_string())
             .collect();
@@ -563,15 +569,15 @@ mod tests {
             "a1-a4", "d1-d2", "d1-g1", "g4-f4", "g4-g1xb6", "g4-g1xd6", "g4-g1xf6", "g4-g7",
         ];
         assert_eq!(got, want);
-        assert_eq!(removable(0b111), 0b111);
-        assert_eq!(removable(0b1111), 0b1000);
+        assert_eq!(removable(Geometry::nine(), 0b111), 0b111);
+        assert_eq!(removable(Geometry::nine(), 0b1111), 0b1000);
     }
 
     #[test]
     fn blocked_side_has_lost() {
         // White a1 d1 g1 hemmed in by Black d2 a4 g4 f6.
         let blocked = pos("WWW.B....B....B.....B... w 0 0");
-        let no_fly = Variant { flying: false };
+        let no_fly = Variant::nine(false);
         assert!(is_lost(&blocked, no_fly));
         assert!(legal_moves(&blocked, no_fly).is_empty());
         // with flying, White has 3 stones and may fly to any of the 17 empty points

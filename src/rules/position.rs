@@ -5,8 +5,8 @@
 //! with Black to move and its colour swap with White to move share everything but
 //! [`Position::side`].
 
-use crate::rules::geometry::{Bits, POINT_NAMES, POINTS, points};
-use crate::rules::variant::{MIN_STONES, STONES_PER_SIDE};
+use crate::rules::geometry::{Bits, Geometry, POINTS, points};
+use crate::rules::variant::{MIN_STONES, STONES_PER_SIDE, Variant};
 use std::fmt;
 use std::str::FromStr;
 
@@ -65,30 +65,41 @@ pub struct Position {
 pub enum PositionError {
     /// Not exactly four space-separated fields.
     FieldCount(usize),
-    /// The board field is not 24 characters long.
-    BoardLength(usize),
+    /// The board field is not one character a point long.
+    BoardLength {
+        /// Characters found.
+        found: usize,
+        /// The board's points.
+        points: usize,
+    },
     /// A board character other than `W`, `B`, `.`.
     BoardChar {
         /// The offending character.
         ch: char,
         /// Its 0-based index in the board field.
         index: usize,
+        /// The name of the point it stands for.
+        point: String,
     },
     /// The side field is not `w` or `b`.
     Side(String),
-    /// An in-hand count that is not a number in `0..=STONES_PER_SIDE`.
+    /// An in-hand count that is not a number from 0 to the rules' stones.
     Count {
         /// Whose count.
         color: Color,
         /// The field as given.
         text: String,
+        /// The rules' stones a side.
+        stones: u8,
     },
-    /// A side has more than [`STONES_PER_SIDE`] stones on board plus in hand.
+    /// A side has more than the rules' stones on board plus in hand.
     TooManyStones {
         /// Which side.
         color: Color,
         /// Stones on board plus in hand.
         total: u32,
+        /// The rules' stones a side.
+        stones: u8,
     },
     /// In-hand counts that cannot occur with this side to move.
     HandCounts {
@@ -118,22 +129,32 @@ impl fmt::Display for PositionError {
                 f,
                 "expected 4 fields \"BOARD SIDE WHITE_IN_HAND BLACK_IN_HAND\" separated by spaces, found {n}"
             ),
-            BoardLength(n) => write!(f, "the board must be 24 characters (W, B or .), found {n}"),
-            BoardChar { ch, index } => write!(
+            BoardLength { found, points } => write!(
                 f,
-                "invalid board character {ch:?} at position {} (point {}); use W, B or .",
+                "the board must be {points} characters (W, B or .), found {found}"
+            ),
+            BoardChar { ch, index, point } => write!(
+                f,
+                "invalid board character {ch:?} at position {} (point {point}); use W, B or .",
                 index + 1,
-                POINT_NAMES[*index]
             ),
             Side(s) => write!(f, "side to move must be w or b, found {s:?}"),
-            Count { color, text } => write!(
+            Count {
+                color,
+                text,
+                stones,
+            } => write!(
                 f,
-                "{}'s stones in hand must be a number from 0 to {STONES_PER_SIDE}, found {text:?}",
+                "{}'s stones in hand must be a number from 0 to {stones}, found {text:?}",
                 color.name()
             ),
-            TooManyStones { color, total } => write!(
+            TooManyStones {
+                color,
+                total,
+                stones,
+            } => write!(
                 f,
-                "{} has {total} stones on board plus in hand; at most {STONES_PER_SIDE} are allowed",
+                "{} has {total} stones on board plus in hand; at most {stones} are allowed",
                 color.name()
             ),
             HandCounts { side, white, black } => write!(
@@ -245,7 +266,12 @@ impl Position {
     /// (it has lost); the other side below it cannot be (the game ended
     /// before).
     pub fn validate(&self) -> Result<(), PositionError> {
-        self.validate_setup()?;
+        self.validate_in(Variant::default())
+    }
+
+    /// [`Position::validate`] under the stone counts of `variant`.
+    pub fn validate_in(&self, variant: Variant) -> Result<(), PositionError> {
+        self.validate_setup(variant.stones())?;
         if self.opponent_below_minimum() {
             return Err(PositionError::GameOver {
                 color: self.side.other(),
@@ -259,25 +285,59 @@ impl Position {
     /// Parses a position string that may show a finished game (a side below
     /// [`MIN_STONES`]): every other rule of [`Position::validate`] holds.
     pub fn parse_finished(s: &str) -> Result<Position, PositionError> {
-        let pos = parse_fields(s)?;
-        pos.validate_setup()?;
+        Position::parse_finished_in(s, Variant::default())
+    }
+
+    /// [`Position::parse_finished`] on the board of `variant`.
+    pub fn parse_finished_in(s: &str, variant: Variant) -> Result<Position, PositionError> {
+        let pos = parse_fields(s, variant)?;
+        pos.validate_setup(variant.stones())?;
         Ok(pos)
     }
 
-    /// The rules of [`Position::validate`] but the end of the game.
-    fn validate_setup(&self) -> Result<(), PositionError> {
+    /// A position string on the board of `variant` ([`FromStr`] is nine's).
+    pub fn parse_in(s: &str, variant: Variant) -> Result<Position, PositionError> {
+        let pos = parse_fields(s, variant)?;
+        pos.validate_in(variant)?;
+        Ok(pos)
+    }
+
+    /// The position string on board `g` (one character a point, in its
+    /// canonical order); [`fmt::Display`] writes it on the nine board.
+    pub fn text(&self, g: &Geometry) -> String {
+        self.text_of(g.len())
+    }
+
+    fn text_of(&self, points: usize) -> String {
+        let board: String = (0..points).map(|p| self.point_char(p)).collect();
+        let (wh, bh) = self.hands();
+        let side = match self.side {
+            Color::White => 'w',
+            Color::Black => 'b',
+        };
+        format!("{board} {side} {wh} {bh}")
+    }
+
+    /// The rules of [`Position::validate`] but the end of the game, with
+    /// `stones` a side.
+    fn validate_setup(&self, stones: u8) -> Result<(), PositionError> {
         let (white, black) = self.white_black();
         let (wh, bh) = self.hands();
         for (color, set, hand) in [(Color::White, white, wh), (Color::Black, black, bh)] {
-            if hand > STONES_PER_SIDE {
+            if hand > stones {
                 return Err(PositionError::Count {
                     color,
                     text: hand.to_string(),
+                    stones,
                 });
             }
             let total = set.count_ones() + hand as u32;
-            if total > STONES_PER_SIDE as u32 {
-                return Err(PositionError::TooManyStones { color, total });
+            if total > stones as u32 {
+                return Err(PositionError::TooManyStones {
+                    color,
+                    total,
+                    stones,
+                });
             }
         }
         let counts_ok = match self.side {
@@ -342,13 +402,7 @@ impl Position {
 
 impl fmt::Display for Position {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let board: String = (0..POINTS).map(|p| self.point_char(p)).collect();
-        let (wh, bh) = self.hands();
-        let side = match self.side {
-            Color::White => 'w',
-            Color::Black => 'b',
-        };
-        write!(f, "{board} {side} {wh} {bh}")
+        f.write_str(&self.text_of(POINTS))
     }
 }
 
@@ -368,14 +422,13 @@ impl FromStr for Position {
     type Err = PositionError;
 
     fn from_str(s: &str) -> Result<Position, PositionError> {
-        let pos = parse_fields(s)?;
-        pos.validate()?;
-        Ok(pos)
+        Position::parse_in(s, Variant::default())
     }
 }
 
 /// The four fields of a position string, each checked on its own.
-fn parse_fields(s: &str) -> Result<Position, PositionError> {
+fn parse_fields(s: &str, variant: Variant) -> Result<Position, PositionError> {
+    let g = variant.geometry();
     // fields are separated by any run of white space
     let fields: Vec<&str> = s.split_whitespace().collect();
     if fields.len() != 4 {
@@ -383,8 +436,11 @@ fn parse_fields(s: &str) -> Result<Position, PositionError> {
     }
     let board = fields[0];
     let n = board.chars().count();
-    if n != POINTS {
-        return Err(PositionError::BoardLength(n));
+    if n != g.len() {
+        return Err(PositionError::BoardLength {
+            found: n,
+            points: g.len(),
+        });
     }
     let (mut white, mut black) = (0, 0);
     for (index, ch) in board.chars().enumerate() {
@@ -392,7 +448,13 @@ fn parse_fields(s: &str) -> Result<Position, PositionError> {
             'W' => white |= 1 << index,
             'B' => black |= 1 << index,
             '.' => {}
-            _ => return Err(PositionError::BoardChar { ch, index }),
+            _ => {
+                return Err(PositionError::BoardChar {
+                    ch,
+                    index,
+                    point: g.name(index).to_string(),
+                });
+            }
         }
     }
     let side = match fields[1] {
@@ -400,11 +462,15 @@ fn parse_fields(s: &str) -> Result<Position, PositionError> {
         "b" => Color::Black,
         other => return Err(PositionError::Side(excerpt(other))),
     };
+    let stones = variant.stones();
     let count = |color: Color, text: &str| match text.parse::<u8>() {
-        Ok(v) if v <= STONES_PER_SIDE && text.len() == 1 => Ok(v),
+        Ok(v) if v <= stones && text.len() <= 2 && !(text.len() == 2 && text.starts_with('0')) => {
+            Ok(v)
+        }
         _ => Err(PositionError::Count {
             color,
             text: excerpt(text),
+            stones,
         }),
     };
     let wh = count(Color::White, fields[2])?;
@@ -454,11 +520,18 @@ mod tests {
         );
         assert_eq!(
             err("....................... w 9 9"),
-            PositionError::BoardLength(23)
+            PositionError::BoardLength {
+                found: 23,
+                points: 24
+            }
         );
         assert_eq!(
             err("......x................. w 9 9"),
-            PositionError::BoardChar { ch: 'x', index: 6 }
+            PositionError::BoardChar {
+                ch: 'x',
+                index: 6,
+                point: "c3".into()
+            }
         );
         assert!(
             err("......x................. w 9 9")
@@ -487,7 +560,8 @@ mod tests {
             err("WWWWWWWWWW.............. w 0 0"),
             PositionError::TooManyStones {
                 color: Color::White,
-                total: 10
+                total: 10,
+                stones: 9
             }
         ));
         assert!(matches!(

@@ -277,6 +277,18 @@ impl Rules {
     }
 }
 
+/// How messages name the rules of fingerprint `f`: the preset's name and
+/// the fingerprint in 16 hex digits, or the fingerprint alone for rules
+/// that are no preset.
+pub fn label(f: u64) -> String {
+    let preset = (PRESETS.into_iter())
+        .find(|n| Rules::preset(n).is_some_and(|r| r.fingerprint() == f));
+    match preset {
+        Some(name) => format!("{name} ({f:016x})"),
+        None => format!("a rule set of one's own ({f:016x})"),
+    }
+}
+
 /// How answers name the rules they were made under: the name and the
 /// fingerprint in 16 hex digits.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]

@@ -130,7 +130,7 @@ pub fn derive_plies(
     mut cells: Vec<Cell>,
     known: &Known,
 ) -> Result<Vec<Cell>, SolveError> {
-    let block = Indexer::block_size(sub) as usize;
+    let block = ix.block_size(sub) as usize;
     cells.par_chunks_mut(block).enumerate().try_for_each_init(
         Scratch::default,
         |scratch, (orbit, chunk)| {
@@ -166,7 +166,7 @@ pub fn derive_distances(
     limit: u16,
     known: &Known,
 ) -> Result<Vec<Cell>, SolveError> {
-    let block = Indexer::block_size(sub) as usize;
+    let block = ix.block_size(sub) as usize;
     let mut cells = game.to_vec();
     cells.par_chunks_mut(block).enumerate().try_for_each_init(
         Scratch::default,

@@ -222,7 +222,7 @@ impl std::error::Error for SolveError {}
 
 /// Value counts of a solved table, over classes and over all symmetric images.
 pub fn count_values(ix: &Indexer, sub: Subspace, cells: &[Cell]) -> Counts {
-    let block = Indexer::block_size(sub) as usize;
+    let block = ix.block_size(sub) as usize;
     cells
         .par_chunks(block)
         .enumerate()

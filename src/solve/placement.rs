@@ -22,7 +22,7 @@
 //! checks the result the plain way, by the engine's move generation.
 
 use crate::index::{Extension, Index, Indexer, MoverContext, OneMore, Subspace};
-use crate::rules::geometry::{ALL, Bits, in_mill, points};
+use crate::rules::geometry::{Bits, Geometry, points};
 use crate::rules::moves::removable;
 use crate::solve::known::count_values;
 use crate::solve::known::{Entry, Known, PREFETCH_AHEAD, SolveError, prefetch};
@@ -72,7 +72,7 @@ fn locate<'a>((sub, table): (Subspace, &'a [Cell]), index: Index) -> Result<Entr
 /// The work of solving `sub`, in the units [`solve_sector`] reports to
 /// [`Progress::initialised`]: the positions it visits.
 pub fn work(ix: &Indexer, sub: Subspace) -> u64 {
-    ix.orbits(sub.opponent) as u64 * Indexer::by_opponent_slots(sub)
+    ix.orbits(sub.opponent) as u64 * ix.by_opponent_slots(sub)
 }
 
 /// Solves the game's values of the placement sector `sub` from the tables of
@@ -121,7 +121,7 @@ pub fn solve_sector_layer(
                 let removed: Vec<MoverContext<'_>> = if opponent == 0 {
                     vec![]
                 } else {
-                    points(removable(opponent))
+                    points(removable(ix.geometry(), opponent))
                         .map(|r| ix.mover_context(opponent & !(1 << r)))
                         .collect()
                 };
@@ -148,6 +148,7 @@ pub fn solve_sector_layer(
                         continue;
                     }
                     let ranks = Ranks {
+                        g: ix.geometry(),
                         plain: plain.of(mover),
                         removals: &removals,
                     };
@@ -157,7 +158,7 @@ pub fn solve_sector_layer(
                     results.push((i, Cell::from_value(v).0));
                 }
                 store_scattered(&cells, results);
-                progress.initialised(Indexer::by_opponent_slots(sub));
+                progress.initialised(ix.by_opponent_slots(sub));
                 Ok(())
             },
         )?;
@@ -186,6 +187,7 @@ fn store_scattered(cells: &[AtomicU16], results: &[(usize, u16)]) {
 /// How the children of one position are ranked: `plain` those without
 /// removal, `removals` (one per stone a mill may remove) the others.
 struct Ranks<'r, 'c, 'a> {
+    g: &'static Geometry,
     plain: Extension<'r, 'a>,
     removals: &'r [OneMore<'c, 'a>],
 }
@@ -219,12 +221,13 @@ fn value<'t, 'r>(
     let entries = &mut *scratch.entries;
     entries.clear();
     scratch.removals.clear();
-    let empty = !(mover | opponent) & ALL;
+    let g = ranks.g;
+    let empty = !(mover | opponent) & g.all();
     let (mills, plain) = if opponent == 0 {
         (0, empty)
     } else {
         let mills = points(empty)
-            .filter(|&to| in_mill(mover | (1 << to), to))
+            .filter(|&to| g.in_mill(mover | (1 << to), to))
             .fold(0, |m, to| m | (1 << to));
         (mills, empty & !mills)
     };

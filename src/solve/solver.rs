@@ -18,10 +18,10 @@
 //! no-removal rule ([`Layer`]): only the values the removals lead to differ.
 
 use crate::index::{Index, Indexer, Subspace};
-use crate::rules::geometry::{ALL, Bits, NEIGHBOURS, POINTS, in_mill, points};
+use crate::rules::geometry::{Bits, points};
 use crate::rules::moves::{self, Move};
 use crate::rules::position::Position;
-use crate::rules::variant::{FLYING_STONES, Variant};
+use crate::rules::variant::Variant;
 use crate::solve::counter;
 use crate::solve::known::{Kind, Known, SolveError, count_values, prefetch};
 use crate::solve::value::{Cell, Counts, MAX_PLIES, Value};
@@ -400,7 +400,7 @@ impl Pair<'_> {
                             Err(e) => self.fail(e),
                         }
                     });
-                    progress.initialised(Indexer::block_size(sub));
+                    progress.initialised(self.ix.block_size(sub));
                 });
         }
     }
@@ -438,14 +438,15 @@ impl Pair<'_> {
     /// would map `mover`, their common opponent set, to itself), and they
     /// need no sorting out.
     fn predecessors(&self, mover: Bits, opponent: Bits, asymmetric: bool, preds: &mut Vec<Index>) {
-        let empty = ALL & !(mover | opponent);
-        let fly = self.variant.flying && opponent.count_ones() == u32::from(FLYING_STONES);
+        let g = self.variant.geometry();
+        let empty = g.all() & !(mover | opponent);
+        let fly = self.variant.can_fly(opponent.count_ones(), 0);
         preds.clear();
         for y in points(opponent) {
-            if in_mill(opponent, y) {
+            if g.in_mill(opponent, y) {
                 continue;
             }
-            let from = if fly { empty } else { NEIGHBOURS[y] & empty };
+            let from = if fly { empty } else { g.neighbours(y) & empty };
             let base = opponent & !(1 << y);
             for x in points(from) {
                 preds.push(self.ix.rank(base | (1 << x), mover));
@@ -498,13 +499,13 @@ impl Pair<'_> {
     /// stone moved back from a neighbour, or from any empty point when it flies.
     fn max_predecessors(&self, sub: Subspace) -> usize {
         let opponent = sub.opponent as usize;
-        let empty = POINTS - sub.mover as usize - opponent;
-        let from = if self.variant.flying && opponent == usize::from(FLYING_STONES) {
+        let g = self.variant.geometry();
+        let empty = g.len() - sub.mover as usize - opponent;
+        let from = if self.variant.can_fly(opponent as u32, 0) {
             empty
         } else {
-            NEIGHBOURS
-                .iter()
-                .map(|n| n.count_ones() as usize)
+            (0..g.len())
+                .map(|p| g.neighbours(p).count_ones() as usize)
                 .max()
                 .unwrap_or(0)
         };
@@ -527,7 +528,7 @@ impl Pair<'_> {
             let shift = bucket_shift(self.cells[into].len());
             let buckets = (self.cells[into].len() >> shift) + 1;
             let chunks = self.agendas[k].chunks(n);
-            let block = Indexer::block_size(sub);
+            let block = self.ix.block_size(sub);
             // positions decided at n per chunk, to size the batches
             let decided: Vec<usize> = chunks
                 .par_iter()

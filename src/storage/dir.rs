@@ -12,7 +12,7 @@
 
 use crate::index::Subspace;
 use crate::index::plan::{Limits, all_sectors};
-use crate::rules::ruleset::{Rules, RulesSpec};
+use crate::rules::ruleset::{Rules, RulesSpec, label};
 use crate::rules::variant::{MAX_MOVE_LIMIT, Variant};
 use crate::solve::known::{Kind, SolveError};
 use crate::solve::value::{Cell, Counts};
@@ -71,21 +71,32 @@ impl Manifest {
     /// The variant the manifest names, its description and fingerprint
     /// checked against it where they are given.
     fn checked(&self, path: &Path) -> Result<Variant, StorageError> {
-        let variant = Variant::from_name(&self.variant)
-            .ok_or_else(|| corrupt(path, format!("unknown rules {:?}", self.variant)))?;
-        let theirs = variant.rules();
-        if let Some(spec) = &self.ruleset {
-            let rules = Rules::new(spec.clone())
-                .map_err(|e| corrupt(path, format!("its rules are not valid: {e}")))?;
-            if rules.fingerprint() != theirs.fingerprint() {
+        let described = (self.ruleset.as_ref())
+            .map(|spec| {
+                Rules::new(spec.clone())
+                    .map_err(|e| corrupt(path, format!("its rules are not valid: {e}")))
+            })
+            .transpose()?;
+        let variant = match (Variant::from_name(&self.variant), &described) {
+            (Some(v), _) => v,
+            (None, Some(rules)) => Variant::of_rules(rules).map_err(|e| corrupt(path, e.to_string()))?,
+            (None, None) => {
                 return Err(corrupt(
                     path,
-                    format!(
-                        "its description of the rules is {rules}, not the rules {theirs} it \
-                         names: this version solves only those of nine and nine-no-flying"
-                    ),
+                    format!("unknown rules {:?}, and no description of them", self.variant),
                 ));
             }
+        };
+        let theirs = variant.rules();
+        if let Some(rules) = &described
+            && rules.fingerprint() != theirs.fingerprint()
+        {
+            return Err(corrupt(
+                path,
+                format!(
+                    "its description of the rules is {rules}, not the rules {theirs} it names"
+                ),
+            ));
         }
         let hex = format!("{:016x}", theirs.fingerprint());
         match &self.fingerprint {
@@ -235,8 +246,8 @@ impl DbDir {
         match read_manifest(path)? {
             Some(found) if found != variant => Err(StorageError::WrongVariant {
                 path: manifest,
-                found: found.name(),
-                expected: variant.name(),
+                found: label(found.fingerprint()),
+                expected: label(variant.fingerprint()),
             }),
             Some(_) => Ok(db),
             None => {
@@ -630,10 +641,10 @@ fn refuse_foreign_content(dir: &Path, variant: Variant) -> Result<(), StorageErr
         format!("{}{more}", shown.join(", "))
     };
     if !other_variant.is_empty() {
-        let flag = Variant {
-            flying: !variant.flying,
-        }
-        .flag();
+        let flag = match variant.nine_flying() {
+            Some(flying) => Variant::nine(!flying).flag(),
+            None => " --rules NAME".into(),
+        };
         return Err(StorageError::Refused {
             path: dir.to_path_buf(),
             reason: format!(

@@ -12,8 +12,9 @@ use std::path::Path;
 /// Header of a subspace file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Header {
-    /// Rule variant.
-    pub variant: Variant,
+    /// The fingerprint of the rules the file was solved under
+    /// ([`Variant::fingerprint`]).
+    pub rules: u64,
     /// The subspace.
     pub subspace: Subspace,
     /// Format version of the file.
@@ -39,7 +40,10 @@ impl Header {
         h[0..8].copy_from_slice(MAGIC);
         h[8..12].copy_from_slice(&self.version.to_le_bytes());
         h[12..16].copy_from_slice(&INDEX_SCHEME.to_le_bytes());
-        h[16] = variant_code(self.variant);
+        h[16] = rules_code(self.rules);
+        if h[16] == OTHER_RULES {
+            h[108..116].copy_from_slice(&self.rules.to_le_bytes());
+        }
         let s = self.subspace;
         h[17..21].copy_from_slice(&[s.mover, s.opponent, s.mover_hand, s.opponent_hand]);
         h[21] = self.encoding.code();
@@ -118,13 +122,14 @@ impl Header {
                 ));
             }
         };
-        let variant = match h[16] {
-            0 => Variant { flying: true },
-            1 => Variant { flying: false },
+        let rules = match h[16] {
+            0 => Variant::nine(true).fingerprint(),
+            1 => Variant::nine(false).fingerprint(),
+            OTHER_RULES => u64_at(108),
             x => return Err(corrupt(path, format!("unknown rule variant code {x}"))),
         };
         Ok(Header {
-            variant,
+            rules,
             subspace: Subspace {
                 mover: h[17],
                 opponent: h[18],
@@ -152,6 +157,16 @@ impl Header {
     }
 }
 
-fn variant_code(r: Variant) -> u8 {
-    if r.flying { 0 } else { 1 }
+/// The variant code of rules other than nine's: their fingerprint follows
+/// at offset 108.
+const OTHER_RULES: u8 = 2;
+
+/// The variant byte of the rules of fingerprint `f`: 0 and 1 for nine's
+/// two rule sets (so that their files stay as they were), else
+/// [`OTHER_RULES`].
+fn rules_code(f: u64) -> u8 {
+    match Variant::nines().iter().position(|v| v.fingerprint() == f) {
+        Some(i) => i as u8,
+        None => OTHER_RULES,
+    }
 }

@@ -114,10 +114,10 @@ pub enum StorageError {
     WrongVariant {
         /// The file or directory.
         path: PathBuf,
-        /// Variant found.
-        found: &'static str,
-        /// Variant asked for.
-        expected: &'static str,
+        /// The rules found, named ([`crate::rules::ruleset::label`]).
+        found: String,
+        /// The rules asked for, named.
+        expected: String,
     },
     /// The database directory does not exist.
     NoDatabase {
@@ -174,17 +174,12 @@ impl fmt::Display for StorageError {
                 expected,
             } => {
                 // both rule sets named, with their fingerprints
-                let named = |v: &str| match crate::Variant::from_name(v) {
-                    Some(v) => format!("{} ({:016x})", v.preset(), v.rules().fingerprint()),
-                    None => v.to_string(),
-                };
                 write!(
                     f,
-                    "{}: made under the rules {}, but {} was asked for \
-                     (use another --db directory, or add/remove --no-flying)",
+                    "{}: made under the rules {found}, but {expected} was asked for \
+                     (use another --db directory, or the other rules: --rules NAME or \
+                     --no-flying)",
                     path.display(),
-                    named(found),
-                    named(expected)
                 )
             }
             StorageError::NoDatabase { path } => write!(

@@ -12,7 +12,6 @@
 
 use crate::index::{OrbitStore, Orbits};
 use crate::rules::geometry::Bits;
-use crate::rules::geometry::POINTS;
 use std::path::{Path, PathBuf};
 
 /// The folder of a database that keeps the orbit files.
@@ -26,13 +25,16 @@ const HEAD: usize = 8 + 4 * 4;
 /// The orbit files of the database directory `dir`.
 pub struct DirOrbits {
     dir: PathBuf,
+    points: u32,
 }
 
 impl DirOrbits {
-    /// The orbit files of the database in `dir` (in its `index/` folder).
-    pub fn at(dir: &Path) -> DirOrbits {
+    /// The orbit files of the database in `dir` (in its `index/` folder),
+    /// whose board has `points` points.
+    pub fn at(dir: &Path, points: usize) -> DirOrbits {
         DirOrbits {
             dir: dir.join(INDEX_DIR),
+            points: points as u32,
         }
     }
 
@@ -42,10 +44,10 @@ impl DirOrbits {
 }
 
 /// The bytes of the orbit file of the `k`-point sets.
-fn encode(k: u8, reps: &[Bits], stabilisers: &[u16]) -> Vec<u8> {
+fn encode(points: u32, k: u8, reps: &[Bits], stabilisers: &[u16]) -> Vec<u8> {
     let mut b = Vec::with_capacity(HEAD + reps.len() * 6 + 4);
     b.extend_from_slice(MAGIC);
-    for v in [VERSION, POINTS as u32, u32::from(k), reps.len() as u32] {
+    for v in [VERSION, points, u32::from(k), reps.len() as u32] {
         b.extend_from_slice(&v.to_le_bytes());
     }
     for r in reps {
@@ -61,14 +63,14 @@ fn encode(k: u8, reps: &[Bits], stabilisers: &[u16]) -> Vec<u8> {
 
 /// The orbits an orbit file of the `k`-point sets holds, if it is one
 /// whole (its header and checksum right).
-fn decode(k: u8, b: &[u8]) -> Option<Orbits> {
+fn decode(points: u32, k: u8, b: &[u8]) -> Option<Orbits> {
     let u32_at = |at: usize| Some(u32::from_le_bytes(b.get(at..at + 4)?.try_into().ok()?));
     let n = u32_at(20)? as usize;
     let end = HEAD.checked_add(n.checked_mul(6)?)?;
     let whole = b.len() == end + 4
         && b.starts_with(MAGIC)
         && u32_at(8)? == VERSION
-        && u32_at(12)? == POINTS as u32
+        && u32_at(12)? == points
         && u32_at(16)? == u32::from(k)
         && crc32fast::hash(&b[..end]) == u32_at(end)?;
     if !whole {
@@ -85,7 +87,7 @@ fn decode(k: u8, b: &[u8]) -> Option<Orbits> {
 
 impl OrbitStore for DirOrbits {
     fn load(&self, k: u8) -> Option<Orbits> {
-        decode(k, &std::fs::read(self.path(k)).ok()?)
+        decode(self.points, k, &std::fs::read(self.path(k)).ok()?)
     }
 
     /// Best effort: a database that cannot be written (read-only, full) is
@@ -95,7 +97,7 @@ impl OrbitStore for DirOrbits {
         if self.load(k).is_some() || std::fs::create_dir_all(&self.dir).is_err() {
             return;
         }
-        let bytes = encode(k, reps, stabilisers);
+        let bytes = encode(self.points, k, reps, stabilisers);
         let _ = crate::storage::write_atomic(&path, |f| std::io::Write::write_all(f, &bytes));
     }
 }
@@ -107,16 +109,17 @@ mod tests {
     #[test]
     fn a_file_reads_back_and_any_damage_is_no_file() {
         let (reps, stabs) = (vec![7, 11, 13], vec![1, 3, 1]);
-        let b = encode(3, &reps, &stabs);
-        assert_eq!(decode(3, &b), Some((reps.clone(), stabs.clone())));
-        assert_eq!(decode(4, &b), None, "another K");
+        let b = encode(24, 3, &reps, &stabs);
+        assert_eq!(decode(24, 3, &b), Some((reps.clone(), stabs.clone())));
+        assert_eq!(decode(16, 3, &b), None, "another board");
+        assert_eq!(decode(24, 4, &b), None, "another K");
         for at in 0..b.len() {
             let mut d = b.clone();
             d[at] ^= 0x10;
-            assert_eq!(decode(3, &d), None, "byte {at} changed");
+            assert_eq!(decode(24, 3, &d), None, "byte {at} changed");
         }
         for len in 0..b.len() {
-            assert_eq!(decode(3, &b[..len]), None, "cut at {len}");
+            assert_eq!(decode(24, 3, &b[..len]), None, "cut at {len}");
         }
     }
 }

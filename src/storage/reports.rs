@@ -6,6 +6,7 @@
 
 use crate::index::{Index, Indexer, Subspace};
 use crate::rules::position::Position;
+use crate::rules::variant::Variant;
 use crate::solve::value::{Cell, Value};
 use crate::storage::dir::{REPORT_DIR, file_name};
 use crate::storage::{StorageError, Table, io_err};
@@ -140,21 +141,23 @@ fn tally_cells(cells: &[Cell], n: usize) -> Tally {
 
 /// The records of `top` as positions of `sub`.
 fn records_of(ix: &Indexer, sub: Subspace, top: Vec<(u16, Index)>) -> Vec<Record> {
+    let g = ix.geometry();
     top.into_iter()
         .filter_map(|(plies, i)| {
             let (m, o) = ix.unrank(sub, i)?;
             let position: Position = sub.position(m, o);
             Some(Record {
-                position: position.to_string(),
+                position: position.text(g),
                 plies,
             })
         })
         .collect()
 }
 
-/// The records and histogram of `sub` that `t` gathered.
-pub fn summary(sub: Subspace, t: Tally) -> (Records, Histogram) {
-    let ix = Indexer::new();
+/// The records and histogram of `sub` of the rules of `variant` that `t`
+/// gathered.
+pub fn summary(variant: Variant, sub: Subspace, t: Tally) -> (Records, Histogram) {
+    let ix = Indexer::of(variant.geometry());
     let pairs = |v: Vec<u64>| -> Vec<(u16, u64)> {
         v.into_iter()
             .enumerate()
@@ -220,9 +223,10 @@ pub struct KeptReport {
 }
 
 impl KeptReport {
-    /// The report of `sub` that `t` gathered from the table of `key`.
-    pub fn of(sub: Subspace, t: Tally, key: TableKey) -> KeptReport {
-        let (records, histogram) = summary(sub, t);
+    /// The report of `sub` (of the rules of `variant`) that `t` gathered
+    /// from the table of `key`.
+    pub fn of(variant: Variant, sub: Subspace, t: Tally, key: TableKey) -> KeptReport {
+        let (records, histogram) = summary(variant, sub, t);
         KeptReport {
             table: key,
             histogram,
@@ -267,10 +271,11 @@ pub fn report_path(dir: &Path, sub: Subspace) -> PathBuf {
 /// that no request has to read the table.
 pub fn keep_report(
     dir: &Path,
+    variant: Variant,
     sub: Subspace,
     cells: &[Cell],
     key: TableKey,
 ) -> Result<(), StorageError> {
     let t = tally_cells(cells, REPORT_LONGEST);
-    KeptReport::of(sub, t, key).keep(&report_path(dir, sub))
+    KeptReport::of(variant, sub, t, key).keep(&report_path(dir, sub))
 }

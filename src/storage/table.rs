@@ -6,6 +6,7 @@
 //! before it is decoded.
 
 use crate::index::{Indexer, Subspace};
+use crate::rules::ruleset::label;
 use crate::rules::variant::Variant;
 use crate::solve::value::Cell;
 use crate::storage::blocks::{BlockIndex, index_len};
@@ -207,11 +208,11 @@ impl Table {
             .map_err(io_err(path))?
             .unwrap_or_default();
         let header = Header::decode(path, &head)?;
-        if header.variant != variant {
+        if header.rules != variant.fingerprint() {
             return Err(StorageError::WrongVariant {
                 path: path.to_path_buf(),
-                found: header.variant.name(),
-                expected: variant.name(),
+                found: label(header.rules),
+                expected: label(variant.fingerprint()),
             });
         }
         if header.subspace != sub {
@@ -221,7 +222,7 @@ impl Table {
                 expected: sub,
             });
         }
-        let size = Indexer::index_size_of(sub);
+        let size = Indexer::index_size_of(variant.geometry(), sub);
         if header.entries != size {
             return Err(corrupt(
                 path,

@@ -56,7 +56,7 @@ pub fn write_table(
     let mut header = Header {
         version: FORMAT_VERSION,
         encoding,
-        variant,
+        rules: variant.fingerprint(),
         subspace: sub,
         block_entries: BLOCK_ENTRIES,
         exceptions: 0,

@@ -116,7 +116,7 @@ impl Brute {
     fn decided_at(&self, m: u32, o: u32, level: i16) -> bool {
         let pos = movement(m, o);
         let mut all_won = true;
-        for (_, child) in Naive::successors(&pos, self.variant.flying) {
+        for (_, child) in Naive::successors(&pos, self.variant.flies()) {
             match self.known(&child, level) {
                 Some(p) if p % 2 == 0 && p + 1 == level => return true,
                 Some(p) if p % 2 == 1 => {}
@@ -158,7 +158,7 @@ impl Brute {
                         let mut ev = vec![];
                         for &m in movers.iter().filter(|&&m| m & o == 0) {
                             let pos = movement(m, o);
-                            let list = Naive::successors(&pos, self.variant.flying);
+                            let list = Naive::successors(&pos, self.variant.flies());
                             if list.is_empty() {
                                 ev.push((0, (m, o)));
                             }
@@ -199,7 +199,7 @@ impl Brute {
                 .collect();
             let mut decided = self.judge(from_events, lv);
             for chunk in frontier.chunks(CHUNK) {
-                let flying = self.variant.flying;
+                let flying = self.variant.flies();
                 let cands = chunk
                     .par_iter()
                     .flat_map_iter(|&(cm, co)| {
@@ -290,7 +290,7 @@ impl<'a> Minimax<'a> {
         let (mut fastest_win, mut draw, mut slowest_loss): (Option<u16>, bool, Option<u16>) =
             (None, false, None);
         let mut any = false;
-        for (_, child) in Naive::successors(pos, self.brute.variant.flying) {
+        for (_, child) in Naive::successors(pos, self.brute.variant.flies()) {
             any = true;
             match self.value(&child) {
                 Value::Loss(n) => fastest_win = Some(fastest_win.map_or(n + 1, |w| w.min(n + 1))),
@@ -394,7 +394,7 @@ impl<'a> Placement<'a> {
     /// Plies (odd: win, even: loss) or [`DRAWN_PLIES`] of `pos` from its children.
     fn plies_from_children(&self, pos: &Position) -> i16 {
         let (mut fastest_win, mut draw, mut slowest_loss) = (None::<i16>, false, None::<i16>);
-        for (_, child) in Naive::successors(pos, self.brute.variant.flying) {
+        for (_, child) in Naive::successors(pos, self.brute.variant.flies()) {
             match self.value(&child) {
                 Value::Loss(n) => {
                     fastest_win = Some(fastest_win.map_or(n as i16 + 1, |w| w.min(n as i16 + 1)))

@@ -192,7 +192,7 @@ pub fn counter_outcomes(
         let nodes: Vec<Node> = members
             .par_iter()
             .map(|&(m, o, _)| {
-                let list = Naive::successors(&super::movement(m, o), variant.flying);
+                let list = Naive::successors(&super::movement(m, o), variant.flies());
                 let mut node = Node {
                     kids: vec![],
                     removal: None,
@@ -263,7 +263,7 @@ pub fn counter_outcomes(
             .flat_map_iter(|&(ms, os, images)| {
                 let pos = sector_position(sector, ms, os);
                 // each child's outcome at a counter: over, movement or placement
-                let kids: Vec<(bool, ChildAt<'_>)> = Naive::successors(&pos, variant.flying)
+                let kids: Vec<(bool, ChildAt<'_>)> = Naive::successors(&pos, variant.flies())
                     .into_iter()
                     .map(|(removed, child)| {
                         let f: ChildAt<'_> = if child.mover_total() < 3 {

@@ -12,7 +12,8 @@ use crate::answer::answers::Outcome;
 use crate::answer::query::Database;
 use crate::rules::game::{Game, GameResult};
 use crate::rules::position::{Color, Position};
-use crate::rules::variant::{FLYING_STONES, Variant};
+use crate::rules::moves;
+use crate::rules::variant::Variant;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -35,7 +36,7 @@ impl Phase {
     pub fn of(pos: &Position, variant: Variant) -> Phase {
         if pos.mover_hand > 0 {
             Phase::Placement
-        } else if variant.flying && pos.mover.count_ones() == u32::from(FLYING_STONES) {
+        } else if moves::can_fly(pos, variant) {
             Phase::Flying
         } else {
             Phase::Movement

@@ -12,10 +12,10 @@
 //!   position already seen in the game or on the search path scores as a
 //!   draw, so that it steers into a repetition when it stands worse.
 
-use crate::rules::geometry::{ALL, Bits, MILL_MASKS};
+use crate::rules::geometry::{Bits, Geometry};
 use crate::rules::moves::{self, Move};
 use crate::rules::position::Position;
-use crate::rules::variant::{FLYING_STONES, Variant};
+use crate::rules::variant::Variant;
 use rustc_hash::{FxHashMap, FxHashSet};
 
 /// A won position's score; a win in fewer plies scores higher.
@@ -373,12 +373,12 @@ struct Lines {
 }
 
 /// The lines of `me` and `them`, counted in one pass over the mill masks.
-fn lines(me: Bits, them: Bits) -> Lines {
+fn lines(g: &Geometry, me: Bits, them: Bits) -> Lines {
     let mut l = Lines {
         mills: [0; 2],
         twos: [0; 2],
     };
-    for &m in &MILL_MASKS {
+    for &m in g.mills() {
         let (a, b) = ((me & m).count_ones(), (them & m).count_ones());
         l.mills[0] += i32::from(a == 3);
         l.mills[1] += i32::from(b == 3);
@@ -391,13 +391,13 @@ fn lines(me: Bits, them: Bits) -> Lines {
 }
 
 /// Slides of `set` to an empty neighbour.
-fn mobility(set: Bits, empty: Bits) -> i32 {
+fn mobility(g: &Geometry, set: Bits, empty: Bits) -> i32 {
     let mut n = 0;
     let mut s = set;
     while s != 0 {
         let p = s.trailing_zeros() as usize;
         s &= s - 1;
-        n += (crate::rules::geometry::NEIGHBOURS[p] & empty).count_ones() as i32;
+        n += (g.neighbours(p) & empty).count_ones() as i32;
     }
     n
 }
@@ -405,26 +405,26 @@ fn mobility(set: Bits, empty: Bits) -> i32 {
 /// The static score of `pos` for its side to move (positive: better).
 pub fn evaluate(pos: &Position, variant: Variant, eval: Eval) -> i32 {
     let (me, them) = (pos.mover, pos.opponent);
-    let empty = ALL & !(me | them);
+    let g = variant.geometry();
+    let empty = g.all() & !(me | them);
     let stones = (pos.mover_total() as i32 - pos.opponent_total() as i32) * STONE;
-    let l = lines(me, them);
+    let l = lines(g, me, them);
     let mills = l.mills[0] - l.mills[1];
     let twos = l.twos[0] - l.twos[1];
     match eval {
         Eval::Simple => stones + 30 * mills,
         Eval::Hard => {
-            stones + 30 * mills + 10 * twos + 3 * (mobility(me, empty) - mobility(them, empty))
+            let room = mobility(g, me, empty) - mobility(g, them, empty);
+            stones + 30 * mills + 10 * twos + 3 * room
         }
         Eval::Expert => {
-            let flying =
-                |n: u32, hand: u8| variant.flying && hand == 0 && n == u32::from(FLYING_STONES);
-            if flying(me.count_ones(), pos.mover_hand)
-                || flying(them.count_ones(), pos.opponent_hand)
+            if variant.can_fly(me.count_ones(), pos.mover_hand)
+                || variant.can_fly(them.count_ones(), pos.opponent_hand)
             {
                 // the flying endgame: the stones are all that counts
                 return stones;
             }
-            let room = mobility(me, empty) - mobility(them, empty);
+            let room = mobility(g, me, empty) - mobility(g, them, empty);
             if pos.is_movement_phase() {
                 stones + 25 * mills + 6 * twos + 8 * room
             } else {
@@ -476,7 +476,7 @@ mod tests {
                     _ => {}
                 }
             }
-            let empty = ALL & !(me | them);
+            let empty = crate::rules::geometry::ALL & !(me | them);
             let count = |set: Bits| {
                 let closed = MILLS.iter().filter(|m| m.iter().all(|&p| has(set, p)));
                 let twos = MILLS.iter().filter(|m| {
@@ -491,7 +491,7 @@ mod tests {
                 mills: [m0, m1],
                 twos: [t0, t1],
             };
-            assert_eq!(lines(me, them), expected);
+            assert_eq!(lines(Geometry::nine(), me, them), expected);
         }
     }
 }
