@@ -75,13 +75,19 @@ fn first_rank(c: &mut Criterion) {
     });
     group.bench_function("orbits read", |bch| {
         bch.iter(|| {
-            Indexer::with_store(millbase::rules::geometry::Geometry::nine(), Box::new(DirOrbits::at(dir.path(), 24)))
-                .rank(black_box(m), black_box(o))
+            Indexer::with_store(
+                millbase::rules::geometry::Geometry::nine(),
+                Box::new(DirOrbits::at(dir.path(), 24)),
+            )
+            .rank(black_box(m), black_box(o))
         })
     });
     group.finish();
     // a rank from read orbits: a search of the least sets per mover set
-    let read = Indexer::with_store(millbase::rules::geometry::Geometry::nine(), Box::new(DirOrbits::at(dir.path(), 24)));
+    let read = Indexer::with_store(
+        millbase::rules::geometry::Geometry::nine(),
+        Box::new(DirOrbits::at(dir.path(), 24)),
+    );
     let positions = random_positions(9, 9, 4096);
     let mut group = c.benchmark_group("index");
     group.throughput(Throughput::Elements(positions.len() as u64));

@@ -306,6 +306,10 @@ fn placement_sector_class_counts_match_burnside() {
             burnside_classes(n("mover"), n("opponent")),
             "{sub}"
         );
-        assert_eq!(n("index_size") as u64, Indexer::index_size_of(millbase::rules::geometry::Geometry::nine(), sub), "{sub}");
+        assert_eq!(
+            n("index_size") as u64,
+            Indexer::index_size_of(millbase::rules::geometry::Geometry::nine(), sub),
+            "{sub}"
+        );
     }
 }

@@ -508,72 +508,83 @@ fn a_database_names_its_rules() {
     );
 }
 
-/// The class counts `subspaces` gives every subspace and sector of nine
-/// equal Burnside's lemma over the board's own group: the mean, over its
-/// symmetries (each checked here to keep the adjacencies and mills written
-/// out above), of the pairs of disjoint stone sets each leaves in place.
+/// The class counts `subspaces --rules` gives every subspace and sector of
+/// nine, three, six and seven equal Burnside's lemma over the board's own
+/// group: the mean, over its symmetries (each checked here to keep the
+/// adjacencies and mills written out above, and counted: 16, 8, 16, 8), of
+/// the pairs of disjoint stone sets each leaves in place.
 #[test]
-fn nine_class_counts_are_burnsides_over_its_own_group() {
-    let group = millbase::rules::ruleset::Rules::preset("nine")
-        .unwrap()
-        .board()
-        .symmetries();
-    assert_eq!(group.len(), 16);
-    let (h, ..) = hand("nine");
-    let num = |p: &str| NINE_POINTS.iter().position(|q| *q == p).unwrap();
-    for g in &group {
-        let map = |p: &str| NINE_POINTS[g[num(p)] as usize];
-        let e: BTreeSet<Vec<String>> = (h.edges.iter()).map(|x| sorted(x.map(map))).collect();
-        let m: BTreeSet<Vec<String>> = (h.mills.iter()).map(|x| sorted(x.map(map))).collect();
-        assert_eq!(e, hand_set(&h.edges), "{g:?} breaks an adjacency");
-        assert_eq!(m, hand_set(&h.mills), "{g:?} breaks a mill");
-    }
-    // per symmetry: ways[a][b], the pairs of disjoint sets of a and b points
-    // that it leaves in place (unions of its cycles)
-    let fixed: Vec<Vec<Vec<u64>>> = (group.iter())
-        .map(|g| {
-            let mut ways = vec![vec![0u64; 25]; 25];
-            ways[0][0] = 1;
-            let mut seen = [false; 24];
-            for start in 0..24 {
-                if seen[start] {
-                    continue;
-                }
-                let (mut len, mut p) = (0, start);
-                while !seen[p] {
-                    seen[p] = true;
-                    len += 1;
-                    p = g[p] as usize;
-                }
-                let old = ways.clone();
-                for a in 0..25 {
-                    for b in 0..25 {
-                        if a >= len {
-                            ways[a][b] += old[a - len][b];
-                        }
-                        if b >= len {
-                            ways[a][b] += old[a][b - len];
+fn class_counts_are_burnsides_over_each_boards_own_group() {
+    for (name, order, subspaces) in [
+        ("nine", 16, 546),
+        ("three", 8, 7),
+        ("six", 16, 146),
+        ("seven", 8, 245),
+    ] {
+        let rules = millbase::rules::ruleset::Rules::preset(name).unwrap();
+        let board = rules.board();
+        let n = board.len();
+        let group = board.symmetries();
+        assert_eq!(group.len(), order, "{name}");
+        let (h, ..) = hand(name);
+        for g in &group {
+            let map = |p: &str| {
+                board.points()[g[board.point(p).unwrap()] as usize]
+                    .name
+                    .as_str()
+            };
+            let e: BTreeSet<Vec<String>> = (h.edges.iter()).map(|x| sorted(x.map(map))).collect();
+            let m: BTreeSet<Vec<String>> = (h.mills.iter()).map(|x| sorted(x.map(map))).collect();
+            assert_eq!(e, hand_set(&h.edges), "{name}: {g:?} breaks an adjacency");
+            assert_eq!(m, hand_set(&h.mills), "{name}: {g:?} breaks a mill");
+        }
+        // per symmetry: ways[a][b], the pairs of disjoint sets of a and b
+        // points that it leaves in place (unions of its cycles)
+        let fixed: Vec<Vec<Vec<u64>>> = (group.iter())
+            .map(|g| {
+                let mut ways = vec![vec![0u64; n + 1]; n + 1];
+                ways[0][0] = 1;
+                let mut seen = vec![false; n];
+                for start in 0..n {
+                    if seen[start] {
+                        continue;
+                    }
+                    let (mut len, mut p) = (0, start);
+                    while !seen[p] {
+                        seen[p] = true;
+                        len += 1;
+                        p = g[p] as usize;
+                    }
+                    let old = ways.clone();
+                    for a in 0..=n {
+                        for b in 0..=n {
+                            if a >= len {
+                                ways[a][b] += old[a - len][b];
+                            }
+                            if b >= len {
+                                ways[a][b] += old[a][b - len];
+                            }
                         }
                     }
                 }
-            }
-            ways
-        })
-        .collect();
-    let o = run(&["subspaces", "--json"]);
-    let mut checked = 0;
-    for line in out(&o).lines() {
-        let v: serde_json::Value = serde_json::from_str(line).unwrap();
-        let (m, b) = (
-            v["mover"].as_u64().unwrap() as usize,
-            v["opponent"].as_u64().unwrap() as usize,
-        );
-        let total: u64 = fixed.iter().map(|w| w[m][b]).sum();
-        assert_eq!(total % 16, 0);
-        assert_eq!(v["classes"], total / 16, "{line}");
-        checked += 1;
+                ways
+            })
+            .collect();
+        let o = run(&["subspaces", "--json", "--rules", name]);
+        let mut checked = 0;
+        for line in out(&o).lines() {
+            let v: serde_json::Value = serde_json::from_str(line).unwrap();
+            let (m, b) = (
+                v["mover"].as_u64().unwrap() as usize,
+                v["opponent"].as_u64().unwrap() as usize,
+            );
+            let total: u64 = fixed.iter().map(|w| w[m][b]).sum();
+            assert_eq!(total % order as u64, 0);
+            assert_eq!(v["classes"], total / order as u64, "{name}: {line}");
+            checked += 1;
+        }
+        assert_eq!(checked, subspaces, "{name}");
     }
-    assert_eq!(checked, 546);
 }
 
 fn sorted<const N: usize>(x: [&str; N]) -> Vec<String> {
@@ -587,85 +598,187 @@ fn sorted<const N: usize>(x: [&str; N]) -> Vec<String> {
 /// in hand, and whether White moves.
 type NaivePos = (u32, u32, u8, u8, bool);
 
-/// The moves of `pos` under a no-flying, non-Lasker preset written out here
-/// (`hand`): placements while the mover has stones in hand, then moves along
-/// an adjacency; a move that makes a mill through the point moved to takes
-/// an opponent's stone not in a mill, or any where all are. Each move as
-/// the text docs/RULES.md writes, with the position after it.
-fn naive_moves(h: &Hand, pos: NaivePos) -> Vec<(String, NaivePos)> {
-    let (w, b, wh, bh, white) = pos;
-    let (me, them, my_hand, their_hand) = if white {
-        (w, b, wh, bh)
-    } else {
-        (b, w, bh, wh)
-    };
-    let n = h.points.len();
-    let bit = |p: &str| 1u32 << h.points.iter().position(|q| *q == p).unwrap();
-    let mills: Vec<u32> = h
-        .mills
-        .iter()
-        .map(|m| m.iter().map(|p| bit(p)).sum())
-        .collect();
-    if me.count_ones() + u32::from(my_hand) < 3 || them.count_ones() + u32::from(their_hand) < 3 {
-        return vec![];
-    }
-    let in_mills: u32 = mills
-        .iter()
-        .filter(|&&m| them & m == m)
-        .fold(0, |s, m| s | m);
-    let takeable = if them & !in_mills != 0 {
-        them & !in_mills
-    } else {
-        them
-    };
-    let mut out = vec![];
-    let mut add = |from: Option<usize>, to: usize| {
-        let mine = (me | 1 << to) & !from.map_or(0, |f| 1 << f);
-        let hand_after = my_hand - u8::from(from.is_none());
-        let word = match from {
-            Some(f) => format!("{}-{}", h.points[f], h.points[to]),
-            None => h.points[to].to_string(),
-        };
-        let closes = mills.iter().any(|&m| m & 1 << to != 0 && mine & m == m);
-        let takes: Vec<Option<usize>> = if closes && them != 0 {
-            (0..n)
-                .filter(|&p| takeable & 1 << p != 0)
-                .map(Some)
-                .collect()
-        } else {
-            vec![None]
-        };
-        for t in takes {
-            let theirs = them & !t.map_or(0, |p| 1 << p);
-            let text = match t {
-                Some(p) => format!("{word}x{}", h.points[p]),
-                None => word.clone(),
-            };
-            let after = if white {
-                (mine, theirs, hand_after, their_hand, false)
-            } else {
-                (theirs, mine, their_hand, hand_after, true)
-            };
-            out.push((text, after));
+/// A preset written out here (`Hand`) as this file's rules read it: its
+/// mills as point sets and its adjacencies as pairs, points numbered in the
+/// order `Hand::points` lists them.
+struct Naive<'h> {
+    h: &'h Hand,
+    mills: Vec<u32>,
+    edges: Vec<(usize, usize)>,
+}
+
+/// A move of the naive rules: from (none for a placement), to, and the
+/// stone it takes.
+type NaiveMove = (Option<usize>, usize, Option<usize>);
+
+impl Naive<'_> {
+    fn new(h: &Hand) -> Naive<'_> {
+        let num = |p: &str| h.points.iter().position(|q| *q == p).unwrap();
+        Naive {
+            h,
+            mills: (h.mills.iter())
+                .map(|m| m.iter().map(|p| 1 << num(p)).sum())
+                .collect(),
+            edges: h.edges.iter().map(|[a, b]| (num(a), num(b))).collect(),
         }
+    }
+
+    /// The text docs/RULES.md writes for `mv`.
+    fn text(&self, (from, to, take): NaiveMove) -> String {
+        let p = |i: usize| self.h.points[i];
+        let mut t = match from {
+            Some(f) => format!("{}-{}", p(f), p(to)),
+            None => p(to).to_string(),
+        };
+        if let Some(x) = take {
+            t += &format!("x{}", p(x));
+        }
+        t
+    }
+
+    /// The moves of `pos` under a no-flying, non-Lasker preset: placements
+    /// while the mover has stones in hand, then moves along an adjacency; a
+    /// move that makes a mill through the point moved to takes an opponent's
+    /// stone not in a mill, or any where all are. Each with the position
+    /// after it.
+    fn moves(&self, pos: NaivePos) -> Vec<(NaiveMove, NaivePos)> {
+        let (w, b, wh, bh, white) = pos;
+        let (me, them, my_hand, their_hand) = if white {
+            (w, b, wh, bh)
+        } else {
+            (b, w, bh, wh)
+        };
+        let n = self.h.points.len();
+        if me.count_ones() + u32::from(my_hand) < 3 || them.count_ones() + u32::from(their_hand) < 3
+        {
+            return vec![];
+        }
+        let in_mills: u32 = (self.mills.iter())
+            .filter(|&&m| them & m == m)
+            .fold(0, |s, m| s | m);
+        let takeable = if them & !in_mills != 0 {
+            them & !in_mills
+        } else {
+            them
+        };
+        let mut out = vec![];
+        let mut add = |from: Option<usize>, to: usize| {
+            let mine = (me | 1 << to) & !from.map_or(0, |f| 1 << f);
+            let hand_after = my_hand - u8::from(from.is_none());
+            let closes = (self.mills.iter()).any(|&m| m & 1 << to != 0 && mine & m == m);
+            let takes: Vec<Option<usize>> = if closes && them != 0 {
+                (0..n)
+                    .filter(|&p| takeable & 1 << p != 0)
+                    .map(Some)
+                    .collect()
+            } else {
+                vec![None]
+            };
+            for t in takes {
+                let theirs = them & !t.map_or(0, |p| 1 << p);
+                let after = if white {
+                    (mine, theirs, hand_after, their_hand, false)
+                } else {
+                    (theirs, mine, their_hand, hand_after, true)
+                };
+                out.push(((from, to, t), after));
+            }
+        };
+        let empty = |p: usize| (me | them) & 1 << p == 0;
+        if my_hand > 0 {
+            (0..n).filter(|&p| empty(p)).for_each(|p| add(None, p));
+        } else {
+            for &(a, c) in &self.edges {
+                for (f, t) in [(a, c), (c, a)] {
+                    if me & 1 << f != 0 && empty(t) {
+                        add(Some(f), t);
+                    }
+                }
+            }
+        }
+        out
+    }
+}
+
+/// Every position reachable from `start` under this file's own rules
+/// ([`Naive::moves`]), solved by a retrograde pass of its own: the
+/// positions (the start first), each one's moves with the position after
+/// it, and its value for the side to move (1 win, -1 loss, 0 draw) with the
+/// plies to the end (a win as fast as it can, a loss as slow). Positions are
+/// decided in order of their plies, so the first win found is the fastest
+/// and a loss is decided by its slowest child.
+struct Brute {
+    order: Vec<NaivePos>,
+    moves: Vec<Vec<(NaiveMove, usize)>>,
+    value: Vec<i8>,
+    plies: Vec<u16>,
+}
+
+fn brute_force(naive: &Naive, start: NaivePos) -> Brute {
+    let mut b = Brute {
+        order: vec![start],
+        moves: vec![],
+        value: vec![],
+        plies: vec![],
     };
-    let empty = |p: usize| (me | them) & 1 << p == 0;
-    if my_hand > 0 {
-        (0..n).filter(|&p| empty(p)).for_each(|p| add(None, p));
-    } else {
-        for [a, c] in &h.edges {
-            let (a, c) = (
-                bit(a).trailing_zeros() as usize,
-                bit(c).trailing_zeros() as usize,
-            );
-            for (f, t) in [(a, c), (c, a)] {
-                if me & 1 << f != 0 && empty(t) {
-                    add(Some(f), t);
+    let mut index: std::collections::HashMap<NaivePos, usize> = [(start, 0)].into_iter().collect();
+    let mut k = 0;
+    while k < b.order.len() {
+        let mut kids = vec![];
+        for (mv, after) in naive.moves(b.order[k]) {
+            let n = b.order.len();
+            let i = *index.entry(after).or_insert(n);
+            if i == n {
+                b.order.push(after);
+            }
+            kids.push((mv, i));
+        }
+        b.moves.push(kids);
+        k += 1;
+    }
+    let n = b.order.len();
+    let mut parents = vec![vec![]; n];
+    for (i, kids) in b.moves.iter().enumerate() {
+        for &(_, k) in kids {
+            parents[k].push(i as u32);
+        }
+    }
+    b.value = vec![0; n];
+    b.plies = vec![0; n];
+    let mut left: Vec<usize> = b.moves.iter().map(Vec::len).collect();
+    let mut queue: std::collections::VecDeque<usize> =
+        (0..n).filter(|&i| b.moves[i].is_empty()).collect();
+    for &i in &queue {
+        b.value[i] = -1;
+    }
+    while let Some(k) = queue.pop_front() {
+        for &p in &parents[k] {
+            let p = p as usize;
+            if b.value[p] != 0 {
+                continue;
+            }
+            if b.value[k] == -1 {
+                (b.value[p], b.plies[p]) = (1, b.plies[k] + 1);
+                queue.push_back(p);
+            } else {
+                left[p] -= 1;
+                if left[p] == 0 {
+                    (b.value[p], b.plies[p]) = (-1, b.plies[k] + 1);
+                    queue.push_back(p);
                 }
             }
         }
     }
-    out
+    b
+}
+
+/// The points of `set` (this file's numbering of `h`) in the crate's
+/// canonical numbering of the same board (rank, then file).
+fn canonical_set(h: &Hand, board: &millbase::rules::board::Board, set: u32) -> u32 {
+    (0..h.points.len())
+        .filter(|p| set & 1 << p != 0)
+        .map(|p| 1 << board.point(h.points[p]).unwrap())
+        .sum()
 }
 
 /// Three Men's Morris, solved here by brute force over every position
@@ -675,101 +788,99 @@ fn naive_moves(h: &Hand, pos: NaivePos) -> Vec<(String, NaivePos)> {
 #[test]
 fn three_by_brute_force_is_won_by_the_centre_only() {
     use millbase::rules::generic::{Play, Position};
-    use std::collections::HashMap;
     let h = three();
     let play = Play::new(millbase::rules::ruleset::Rules::preset("three").unwrap());
-    // this file's numbering to the crate's canonical one (rank, then file)
-    let canon = |set: u32| -> u32 {
-        (0..9)
-            .filter(|p| set & 1 << p != 0)
-            .map(|p| 1 << play.rules().board().point(h.points[p]).unwrap())
-            .sum()
-    };
-    let start: NaivePos = (0, 0, 3, 3, true);
-    let (mut index, mut children): (HashMap<NaivePos, usize>, Vec<Vec<usize>>) = Default::default();
-    let mut queue = vec![start];
-    index.insert(start, 0);
-    let mut order = vec![start];
-    while let Some(pos) = queue.pop() {
-        let list = naive_moves(&h, pos);
+    let naive = Naive::new(&h);
+    let b = brute_force(&naive, (0, 0, 3, 3, true));
+    for (pos, list) in b.order.iter().zip(&b.moves) {
         // the crate's moves of the same position, as texts
-        let (w, b, wh, bh, white) = pos;
+        let &(w, bl, wh, bh, white) = pos;
         let (m, o, mh, oh) = if white {
-            (w, b, wh, bh)
+            (w, bl, wh, bh)
         } else {
-            (b, w, bh, wh)
+            (bl, w, bh, wh)
         };
         let p = Position {
-            mover: canon(m),
-            opponent: canon(o),
+            mover: canonical_set(&h, play.rules().board(), m),
+            opponent: canonical_set(&h, play.rules().board(), o),
             mover_hand: mh,
             opponent_hand: oh,
             white_to_move: white,
         };
-        let mut ours: Vec<String> = play
-            .moves(&p)
-            .into_iter()
+        let mut ours: Vec<String> = (play.moves(&p).into_iter())
             .map(|m| play.move_text(m))
             .collect();
-        let mut theirs: Vec<String> = list.iter().map(|(t, _)| t.clone()).collect();
+        let mut theirs: Vec<String> = list.iter().map(|&(mv, _)| naive.text(mv)).collect();
         ours.sort();
         theirs.sort();
         assert_eq!(ours, theirs, "{pos:?}");
-        let mut kids = vec![];
-        for (_, after) in list {
-            let k = *index.entry(after).or_insert_with(|| {
-                queue.push(after);
-                order.push(after);
-                order.len() - 1
-            });
-            kids.push(k);
-        }
-        let i = index[&pos];
-        if children.len() <= i {
-            children.resize(i + 1, vec![]);
-        }
-        children[i] = kids;
     }
-    let n = order.len();
-    children.resize(n, vec![]);
-    // retrograde: no move is a loss; a win where a child is lost; a loss
-    // where every child is won; the rest draws
-    let mut parents = vec![vec![]; n];
-    for (i, kids) in children.iter().enumerate() {
-        for &k in kids {
-            parents[k].push(i);
-        }
-    }
-    let mut value = vec![0i8; n]; // 1 win, -1 loss, 0 draw
-    let mut left: Vec<usize> = children.iter().map(Vec::len).collect();
-    let mut todo: Vec<usize> = (0..n).filter(|&i| children[i].is_empty()).collect();
-    for &i in &todo {
-        value[i] = -1;
-    }
-    while let Some(k) = todo.pop() {
-        for &p in &parents[k] {
-            if value[p] != 0 {
-                continue;
-            }
-            if value[k] == -1 {
-                value[p] = 1;
-                todo.push(p);
-            } else {
-                left[p] -= 1;
-                if left[p] == 0 {
-                    value[p] = -1;
-                    todo.push(p);
-                }
-            }
-        }
-    }
-    assert!(n > 1000, "{n} positions");
-    assert_eq!(value[0], 1, "the start is a win for White");
-    let winning: Vec<String> = (naive_moves(&h, start).into_iter())
-        .filter(|(_, after)| value[index[after]] == -1)
-        .map(|(t, _)| t)
+    assert!(b.order.len() > 1000, "{} positions", b.order.len());
+    assert_eq!(b.value[0], 1, "the start is a win for White");
+    let winning: Vec<String> = (b.moves[0].iter())
+        .filter(|(_, k)| b.value[*k] == -1)
+        .map(|&(mv, _)| naive.text(mv))
         .collect();
     assert_eq!(winning, ["b2"]);
+}
+
+/// The databases `generate` makes of other boards hold the brute force's
+/// value and plies for every position of the game reachable from the
+/// start: Three Men's Morris whole, Six and Seven Men's Morris where each
+/// side starts with 4 stones (their complete databases are checked by
+/// `verify`, each stored value against its children's).
+#[test]
+fn databases_of_other_boards_equal_the_brute_force() {
+    use millbase::build::generate::{Silent, generate};
+    use millbase::index::{Indexer, plan::Limits};
+    use millbase::rules::position::{Color, Position};
+    use millbase::solve::value::Value;
+    for (name, h, stones) in [
+        ("three", three(), 3),
+        ("six", six(), 4),
+        ("seven", seven(), 4),
+    ] {
+        let rules = millbase::rules::ruleset::Rules::preset(name).unwrap();
+        let variant = millbase::Variant::of_rules(&rules).unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let limits = Limits {
+            max_stones: stones,
+            max_total: 2 * stones,
+            placement: true,
+            move_limit: None,
+        };
+        let ix = Indexer::of(variant.geometry());
+        generate(dir.path(), variant, limits, &ix, &Silent).unwrap();
+        let db = millbase::answer::query::Database::open(dir.path()).unwrap();
+        let b = brute_force(&Naive::new(&h), (0, 0, stones, stones, true));
+        let mut checked = 0;
+        for (i, &(w, bl, wh, bh, white)) in b.order.iter().enumerate() {
+            if b.moves[i].is_empty() {
+                continue; // the game is over: no entry to read
+            }
+            let side = if white { Color::White } else { Color::Black };
+            let (w, bl) = (
+                canonical_set(&h, rules.board(), w),
+                canonical_set(&h, rules.board(), bl),
+            );
+            let pos = Position::from_colors(w, bl, (wh, bh), side);
+            let want = match b.value[i] {
+                1 => Value::Win(b.plies[i]),
+                -1 => Value::Loss(b.plies[i]),
+                _ => Value::Draw,
+            };
+            let got = db.probe(&pos).unwrap();
+            assert_eq!(got, want, "{name}: {}", pos.text(variant.geometry()));
+            checked += 1;
+        }
+        assert!(checked > 500, "{name}: {checked} positions");
+        let start = match b.value[0] {
+            1 => "a first-player win",
+            -1 => "a second-player win",
+            _ => "a draw",
+        };
+        eprintln!("{name}, {stones} stones: {checked} positions agree; the start is {start}");
+    }
 }
 
 /// `show --rules` plays a game on another board and draws it from the

@@ -1,8 +1,10 @@
 //! `millbase subspaces`: the movement subspaces and their sizes.
 
-use super::{Failure, write_json};
+use super::{Failure, rules_of, write_json};
 use clap::Args;
+use millbase::Variant;
 use millbase::answer::report::SubspaceRow;
+use millbase::index::plan::Limits;
 use millbase::index::{Indexer, Subspace};
 use rayon::prelude::*;
 use std::collections::HashMap;
@@ -14,6 +16,10 @@ pub struct SubspacesArgs {
     /// "opponent_hand", "classes", "index_size", "density"}.
     #[arg(long)]
     json: bool,
+    /// The subspaces and sectors of these rules: a preset (nine,
+    /// nine-no-flying, three, six, seven) or a file describing one's own.
+    #[arg(long, value_name = "NAME|FILE")]
+    rules: Option<String>,
 }
 
 /// The rows of `subs`. Classes and index size depend only on the stones on
@@ -66,9 +72,21 @@ fn table(out: &mut impl Write, title: &str, rows: &[SubspaceRow]) -> std::io::Re
 }
 
 pub fn run(a: SubspacesArgs, out: &mut impl Write) -> Result<(), Failure> {
-    let ix = Indexer::new();
-    let movement = rows(&ix, Subspace::all_movement());
-    let placement = rows(&ix, Subspace::all_placement());
+    let variant = match &a.rules {
+        Some(arg) => Variant::of_rules(&rules_of(arg)?).map_err(Failure::input)?,
+        None => Variant::default(),
+    };
+    let ix = Indexer::of(variant.geometry());
+    let stones = variant.stones();
+    let limits = Limits {
+        max_stones: stones,
+        max_total: 2 * stones,
+        ..Limits::default()
+    };
+    let of_the_game =
+        |subs: Vec<Subspace>| subs.into_iter().filter(|&s| limits.admits(s)).collect();
+    let movement = rows(&ix, of_the_game(Subspace::all_movement()));
+    let placement = rows(&ix, of_the_game(Subspace::all_placement()));
     if a.json {
         for r in movement.iter().chain(&placement) {
             write_json(out, r)?;

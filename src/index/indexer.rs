@@ -68,7 +68,8 @@ impl SetTable {
                 for t in 0..g.symmetry_count() {
                     // the inverse of t maps this image back to the least element
                     let img = g.transform(t, rep);
-                    entries[colex_rank(img) as usize].fetch_min(head | g.inverse(t) as u32, Relaxed);
+                    entries[colex_rank(img) as usize]
+                        .fetch_min(head | g.inverse(t) as u32, Relaxed);
                 }
             });
         SetTable {
@@ -729,7 +730,10 @@ mod tests {
             ),
         ];
         for (what, r, s) in damaged {
-            assert!(SetTable::from_orbits(Geometry::nine(), 6, r, s).is_none(), "{what}");
+            assert!(
+                SetTable::from_orbits(Geometry::nine(), 6, r, s).is_none(),
+                "{what}"
+            );
         }
         assert!(SetTable::from_orbits(Geometry::nine(), 6, reps, stabs).is_some());
     }
@@ -822,7 +826,11 @@ mod tests {
     fn orbit_counts_by_burnside_equal_the_tables() {
         let ix = Indexer::new();
         for k in 0..=STONES_PER_SIDE {
-            assert_eq!(orbit_count(Geometry::nine(), k as usize), ix.orbits(k) as u64, "{k}-sets");
+            assert_eq!(
+                orbit_count(Geometry::nine(), k as usize),
+                ix.orbits(k) as u64,
+                "{k}-sets"
+            );
         }
     }
 

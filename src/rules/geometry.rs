@@ -265,6 +265,66 @@ pub const MAX_ENGINE_POINTS: usize = POINTS;
 /// index table's entry).
 pub const MAX_SYMMETRIES: usize = SYMMETRY_COUNT;
 
+/// What move generation and the solver read of a board, for each position:
+/// [`Nine`] reads the nine board's compile-time tables, so that nine's hot
+/// paths compile to constants; `&Geometry` reads any board's.
+pub trait Lines: Copy {
+    /// Every point, as a set.
+    fn all(self) -> Bits;
+    /// The points adjacent to `p`.
+    fn neighbours(self, p: usize) -> Bits;
+    /// Whether the stone on `point` is part of a complete mill of `set`.
+    fn in_mill(self, set: Bits, point: usize) -> bool;
+    /// The points of `set` that stand in a complete mill of `set`.
+    fn stones_in_mills(self, set: Bits) -> Bits;
+}
+
+/// The nine board, from this module's constants.
+#[derive(Clone, Copy, Debug)]
+pub struct Nine;
+
+impl Lines for Nine {
+    #[inline(always)]
+    fn all(self) -> Bits {
+        ALL
+    }
+    #[inline(always)]
+    fn neighbours(self, p: usize) -> Bits {
+        NEIGHBOURS[p]
+    }
+    #[inline(always)]
+    fn in_mill(self, set: Bits, point: usize) -> bool {
+        in_mill(set, point)
+    }
+    #[inline(always)]
+    fn stones_in_mills(self, set: Bits) -> Bits {
+        stones_in_mills(set)
+    }
+}
+
+impl Lines for &Geometry {
+    #[inline(always)]
+    fn all(self) -> Bits {
+        Geometry::all(self)
+    }
+    #[inline(always)]
+    fn neighbours(self, p: usize) -> Bits {
+        Geometry::neighbours(self, p)
+    }
+    #[inline(always)]
+    fn in_mill(self, set: Bits, point: usize) -> bool {
+        Geometry::in_mill(self, set, point)
+    }
+    #[inline(always)]
+    fn stones_in_mills(self, set: Bits) -> Bits {
+        Geometry::stones_in_mills(self, set)
+    }
+}
+
+/// A mill no set holds (a point beyond the board): pads
+/// [`Geometry::in_mill`]'s table.
+const NO_MILL: Bits = 1 << 31;
+
 /// The tables of one board, made once and read by the engine (move
 /// generation, unmoves, the indexer, the solver): points and names,
 /// adjacency, mills, and the symmetries with the byte tables that map a
@@ -278,9 +338,17 @@ pub struct Geometry {
     /// The mills through point `p` are `through[start[p]..start[p + 1]]`.
     through_start: [u16; MAX_ENGINE_POINTS + 1],
     through: Vec<Bits>,
+    /// The first two mills through each point, [`NO_MILL`] where there are
+    /// fewer: [`Geometry::in_mill`] reads these two, and the list only on
+    /// a board where some point has more (`more_than_two`).
+    first_two: [[Bits; 2]; MAX_ENGINE_POINTS],
+    more_than_two: bool,
     symmetries: Vec<[u8; MAX_ENGINE_POINTS]>,
-    bytes: Vec<[[Bits; 256]; 3]>,
-    inverse: Vec<usize>,
+    /// Per symmetry, the images of the sets of each byte of a point set
+    /// (those past the symmetries' count unused): a fixed array, so that
+    /// [`Geometry::transform`] costs what nine's constant table does.
+    bytes: Box<[[[Bits; 256]; 3]; MAX_SYMMETRIES]>,
+    inverse: [usize; MAX_SYMMETRIES],
 }
 
 impl std::fmt::Debug for Geometry {
@@ -322,25 +390,29 @@ impl Geometry {
             through.extend(mills.iter().filter(|&&m| p < n && m & 1 << p != 0));
         }
         through_start[MAX_ENGINE_POINTS] = through.len() as u16;
+        let mut first_two = [[NO_MILL; 2]; MAX_ENGINE_POINTS];
+        for (p, two) in first_two.iter_mut().enumerate() {
+            let list = &through[through_start[p] as usize..through_start[p + 1] as usize];
+            for (slot, &m) in two.iter_mut().zip(list) {
+                *slot = m;
+            }
+        }
+        let more_than_two = (0..n).any(|p| through_start[p + 1] - through_start[p] > 2);
         let perms: Vec<[u8; MAX_ENGINE_POINTS]> = (symmetries.iter())
             .map(|s| core::array::from_fn(|p| if p < n { s[p] } else { p as u8 }))
             .collect();
-        let bytes = (perms.iter())
-            .map(|perm| {
-                core::array::from_fn(|k| {
-                    core::array::from_fn(|v| {
-                        points(v as Bits).fold(0, |img, j| img | 1 << perm[8 * k + j])
-                    })
-                })
-            })
-            .collect();
-        let inverse = (perms.iter())
-            .map(|s| {
-                (perms.iter())
-                    .position(|t| (0..n).all(|p| t[s[p] as usize] as usize == p))
-                    .expect("the symmetries form a group")
-            })
-            .collect();
+        let mut bytes = Box::new([[[0; 256]; 3]; MAX_SYMMETRIES]);
+        let mut inverse = [0; MAX_SYMMETRIES];
+        for (s, perm) in perms.iter().enumerate() {
+            for (k, table) in bytes[s].iter_mut().enumerate() {
+                for (v, img) in table.iter_mut().enumerate() {
+                    *img = points(v as Bits).fold(0, |img, j| img | 1 << perm[8 * k + j]);
+                }
+            }
+            inverse[s] = (perms.iter())
+                .position(|t| (0..n).all(|p| t[perm[p] as usize] as usize == p))
+                .expect("the symmetries form a group");
+        }
         Ok(Geometry {
             all: if n == 32 { !0 } else { (1 << n) - 1 },
             names,
@@ -348,6 +420,8 @@ impl Geometry {
             mills: mills.to_vec(),
             through_start,
             through,
+            first_two,
+            more_than_two,
             symmetries: perms,
             bytes,
             inverse,
@@ -417,7 +491,13 @@ impl Geometry {
     /// Whether the stone on `point` is part of a complete mill of `set`.
     #[inline(always)]
     pub fn in_mill(&self, set: Bits, point: usize) -> bool {
-        self.mills_through(point).iter().any(|&m| set & m == m)
+        let [a, b] = self.first_two[point];
+        set & a == a
+            || set & b == b
+            || self.more_than_two
+                && self.mills_through(point)[2..]
+                    .iter()
+                    .any(|&m| m & !set == 0)
     }
 
     /// The points of `set` that stand in a complete mill of `set`.

@@ -2,10 +2,10 @@
 //! closed mill as part of the move, and the end of the game.
 
 use crate::rules::geometry::{
-    Bits, Geometry, POINT_NAMES, SYMMETRIES, SYMMETRY_COUNT, point_by_name, points, transform,
+    Bits, Lines, Nine, POINT_NAMES, SYMMETRIES, SYMMETRY_COUNT, point_by_name, points, transform,
 };
 use crate::rules::position::{Color, Position};
-use crate::rules::variant::Variant;
+use crate::rules::variant::{MIN_STONES, Variant};
 use std::fmt;
 use std::str::FromStr;
 
@@ -91,7 +91,7 @@ impl FromStr for Move {
 /// The opponent stones that may be removed after closing a mill on board
 /// `g`: those not in a mill, or all of them when every one is in a mill.
 #[inline]
-pub fn removable(g: &Geometry, opponent: Bits) -> Bits {
+pub fn removable(g: impl Lines, opponent: Bits) -> Bits {
     let free = opponent & !g.stones_in_mills(opponent);
     if free != 0 { free } else { opponent }
 }
@@ -111,8 +111,9 @@ pub fn is_lost(pos: &Position, variant: Variant) -> bool {
 /// Whether a side with `stones` on board and `hand` in hand has fewer than
 /// the rules' least.
 #[inline(always)]
-fn below_minimum(stones: Bits, hand: u8, variant: Variant) -> bool {
-    stones.count_ones() + u32::from(hand) < u32::from(variant.min_stones())
+fn below_minimum(stones: Bits, hand: u8, _: Variant) -> bool {
+    // every rule set the engine plays has the same least ([`Variant::of_rules`])
+    stones.count_ones() + u32::from(hand) < u32::from(MIN_STONES)
 }
 
 /// Whether the side to move has any legal move (ignoring the stone-count rule).
@@ -131,12 +132,21 @@ pub fn has_legal_move(pos: &Position, variant: Variant) -> bool {
 /// Appends every legal move of the side to move to `out`. A position whose game
 /// is over (a side below 3 stones) has no moves.
 pub fn generate(pos: &Position, variant: Variant, out: &mut Vec<Move>) {
+    match variant.nine_flying() {
+        Some(_) => generate_on(Nine, pos, variant, out),
+        None => generate_on(variant.geometry(), pos, variant, out),
+    }
+}
+
+/// [`generate`] on the board `g` of `variant`: compiled once for nine's
+/// constant tables, once for any board's.
+#[inline(never)]
+fn generate_on(g: impl Lines, pos: &Position, variant: Variant, out: &mut Vec<Move>) {
     if below_minimum(pos.mover, pos.mover_hand, variant)
         || below_minimum(pos.opponent, pos.opponent_hand, variant)
     {
         return;
     }
-    let g = variant.geometry();
     let empty = g.all() & !(pos.mover | pos.opponent);
     let removals = removable(g, pos.opponent);
     let mut push = |from: Option<u8>, to: usize, after: Bits| {
@@ -163,7 +173,11 @@ pub fn generate(pos: &Position, variant: Variant, out: &mut Vec<Move>) {
     } else {
         let fly = can_fly(pos, variant);
         for from in points(pos.mover) {
-            let targets = if fly { empty } else { g.neighbours(from) & empty };
+            let targets = if fly {
+                empty
+            } else {
+                g.neighbours(from) & empty
+            };
             for to in points(targets) {
                 push(Some(from as u8), to, pos.mover ^ (1 << from) ^ (1 << to));
             }
@@ -365,7 +379,11 @@ pub fn why_illegal(pos: &Position, variant: Variant, mv: Move) -> Option<String>
                 Some(k) => format!("{me} flies only with {k} stones"),
                 None => "no stone flies in these rules".into(),
             };
-            format!("{} and {} are not neighbours ({flying})", name(f), name(mv.to))
+            format!(
+                "{} and {} are not neighbours ({flying})",
+                name(f),
+                name(mv.to)
+            )
         }
         _ => {
             let after = match mv.from {
@@ -569,8 +587,8 @@ mod tests {
             "a1-a4", "d1-d2", "d1-g1", "g4-f4", "g4-g1xb6", "g4-g1xd6", "g4-g1xf6", "g4-g7",
         ];
         assert_eq!(got, want);
-        assert_eq!(removable(Geometry::nine(), 0b111), 0b111);
-        assert_eq!(removable(Geometry::nine(), 0b1111), 0b1000);
+        assert_eq!(removable(crate::rules::geometry::Nine, 0b111), 0b111);
+        assert_eq!(removable(crate::rules::geometry::Nine, 0b1111), 0b1000);
     }
 
     #[test]

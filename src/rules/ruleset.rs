@@ -281,8 +281,8 @@ impl Rules {
 /// the fingerprint in 16 hex digits, or the fingerprint alone for rules
 /// that are no preset.
 pub fn label(f: u64) -> String {
-    let preset = (PRESETS.into_iter())
-        .find(|n| Rules::preset(n).is_some_and(|r| r.fingerprint() == f));
+    let preset =
+        (PRESETS.into_iter()).find(|n| Rules::preset(n).is_some_and(|r| r.fingerprint() == f));
     match preset {
         Some(name) => format!("{name} ({f:016x})"),
         None => format!("a rule set of one's own ({f:016x})"),

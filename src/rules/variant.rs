@@ -40,6 +40,12 @@ struct Setup {
     stones: u8,
     min_stones: u8,
     flying: Flying,
+    /// A side flies with this many stones on board and none in hand (0:
+    /// never so).
+    fly_on_board: u8,
+    /// A side flies with this many stones on board plus in hand (0: never
+    /// so).
+    fly_total: u8,
 }
 
 impl PartialEq for Variant {
@@ -78,6 +84,14 @@ impl Setup {
             stones: rules.stones(),
             min_stones: rules.min_stones(),
             flying: rules.flying(),
+            fly_on_board: match rules.flying() {
+                Flying::OnBoard(k) => k,
+                _ => 0,
+            },
+            fly_total: match rules.flying() {
+                Flying::Total(k) => k,
+                _ => 0,
+            },
             rules,
         }
     }
@@ -119,6 +133,9 @@ impl Variant {
         if rules.lasker() {
             return unsupported("Lasker's turn (place or move)");
         }
+        if rules.min_stones() != MIN_STONES {
+            return unsupported(&format!("a least of other than {MIN_STONES} stones"));
+        }
         let board = rules.board();
         if 2 * rules.stones() as usize >= board.len() && rules.full_board() == FullBoard::Draw {
             return unsupported("a board that placement can fill");
@@ -128,13 +145,8 @@ impl Variant {
         }
         let names = board.points().iter().map(|p| p.name.clone()).collect();
         let neighbours: Vec<u32> = (0..board.len()).map(|p| board.neighbours(p)).collect();
-        let geometry = Geometry::new(
-            names,
-            &neighbours,
-            &board.mill_masks(),
-            &board.symmetries(),
-        )
-        .map_err(|e| RulesError(format!("{}: {e}", rules.name())))?;
+        let geometry = Geometry::new(names, &neighbours, &board.mill_masks(), &board.symmetries())
+            .map_err(|e| RulesError(format!("{}: {e}", rules.name())))?;
         let geometry: &'static Geometry = Box::leak(Box::new(geometry));
         let setup = Setup::new(rules.clone(), geometry, None);
         Ok(Variant(Box::leak(Box::new(setup))))
@@ -211,11 +223,10 @@ impl Variant {
     /// moves a stone to any empty point.
     #[inline(always)]
     pub fn can_fly(&self, on_board: u32, in_hand: u8) -> bool {
-        match self.0.flying {
-            Flying::Never => false,
-            Flying::OnBoard(k) => in_hand == 0 && on_board == u32::from(k),
-            Flying::Total(k) => on_board + u32::from(in_hand) == u32::from(k),
-        }
+        // a count of 0 never matches: a side with no stone has lost
+        let s = self.0;
+        (in_hand == 0 && on_board == u32::from(s.fly_on_board)) & (on_board != 0)
+            | (on_board + u32::from(in_hand) == u32::from(s.fly_total)) & (s.fly_total != 0)
     }
 
     /// Whether flying is part of these rules at all.

@@ -79,11 +79,16 @@ impl Manifest {
             .transpose()?;
         let variant = match (Variant::from_name(&self.variant), &described) {
             (Some(v), _) => v,
-            (None, Some(rules)) => Variant::of_rules(rules).map_err(|e| corrupt(path, e.to_string()))?,
+            (None, Some(rules)) => {
+                Variant::of_rules(rules).map_err(|e| corrupt(path, e.to_string()))?
+            }
             (None, None) => {
                 return Err(corrupt(
                     path,
-                    format!("unknown rules {:?}, and no description of them", self.variant),
+                    format!(
+                        "unknown rules {:?}, and no description of them",
+                        self.variant
+                    ),
                 ));
             }
         };
@@ -93,9 +98,7 @@ impl Manifest {
         {
             return Err(corrupt(
                 path,
-                format!(
-                    "its description of the rules is {rules}, not the rules {theirs} it names"
-                ),
+                format!("its description of the rules is {rules}, not the rules {theirs} it names"),
             ));
         }
         let hex = format!("{:016x}", theirs.fingerprint());

@@ -42,7 +42,7 @@ impl Header {
         h[12..16].copy_from_slice(&INDEX_SCHEME.to_le_bytes());
         h[16] = rules_code(self.rules);
         if h[16] == OTHER_RULES {
-            h[108..116].copy_from_slice(&self.rules.to_le_bytes());
+            h[108..116].copy_from_slice(&self.rules.to_be_bytes());
         }
         let s = self.subspace;
         h[17..21].copy_from_slice(&[s.mover, s.opponent, s.mover_hand, s.opponent_hand]);
@@ -125,7 +125,7 @@ impl Header {
         let rules = match h[16] {
             0 => Variant::nine(true).fingerprint(),
             1 => Variant::nine(false).fingerprint(),
-            OTHER_RULES => u64_at(108),
+            OTHER_RULES => u64::from_be_bytes(h[108..116].try_into().unwrap()),
             x => return Err(corrupt(path, format!("unknown rule variant code {x}"))),
         };
         Ok(Header {
@@ -158,7 +158,7 @@ impl Header {
 }
 
 /// The variant code of rules other than nine's: their fingerprint follows
-/// at offset 108.
+/// at offset 108 (its 8 bytes as SHA-256 gave them).
 const OTHER_RULES: u8 = 2;
 
 /// The variant byte of the rules of fingerprint `f`: 0 and 1 for nine's
