@@ -506,6 +506,26 @@ fn a_database_names_its_rules() {
         e.contains("nine-no-flying (") && e.contains("nine ("),
         "{e}"
     );
+    // a database of another board names its rules; the commands that read
+    // positions on nine's board only refuse it, naming them; nine's rules
+    // asked of it are refused naming both
+    let six = common::generated(&["--rules", "six", "--max-stones", "3", "--no-rule-tables"]);
+    let six = six.path().to_str().unwrap();
+    assert_eq!(rules_json(&["--db", six])["preset"], "six");
+    let six_print = fingerprint(&canonical("six"));
+    for args in [
+        vec!["query", "--db", six, "................ w 3 3"],
+        vec!["moves", "--db", six, "................ w 3 3"],
+    ] {
+        let o = run(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let e = String::from_utf8_lossy(&o.stderr);
+        assert!(e.contains("six rules") && e.contains(&six_print), "{e}");
+    }
+    let o = run(&["generate", "--db", six, "--max-stones", "3", "--no-flying"]);
+    assert!(!o.status.success(), "{}", out(&o));
+    let e = String::from_utf8_lossy(&o.stderr);
+    assert!(e.contains("six (") && e.contains("nine-no-flying ("), "{e}");
 }
 
 /// The class counts `subspaces --rules` gives every subspace and sector of

@@ -92,7 +92,9 @@ pub fn run(a: ArenaArgs, out: &mut impl Write) -> Result<(), Failure> {
             // the rule's tables of the games' move limit, where the database has them
             let held = millbase::storage::dir::DbDir::open(dir)?.move_limits();
             let limit = held.contains(&a.move_limit).then_some(a.move_limit);
-            Some(Arc::new(Database::open_with_move_limit(dir, limit)?))
+            let db = Database::open_with_move_limit(dir, limit)?;
+            super::on_nines_board(db.variant(), dir)?;
+            Some(Arc::new(db))
         }
         None => None,
     };

@@ -175,8 +175,27 @@ struct LimitArgs {
 impl LimitArgs {
     /// The database in `dir`, answering under the chosen move limit.
     fn open(self, dir: &std::path::Path) -> Result<Database, Failure> {
-        Ok(Database::open_with_move_limit(dir, self.rule_limit)?)
+        let db = Database::open_with_move_limit(dir, self.rule_limit)?;
+        on_nines_board(db.variant(), dir)?;
+        Ok(db)
     }
+}
+
+/// Refuses a database of rules on another board for the commands that read
+/// and write positions and moves, which this version does on nine's board
+/// only.
+fn on_nines_board(variant: Variant, dir: &std::path::Path) -> Result<(), Failure> {
+    if variant.nine_flying().is_some() {
+        return Ok(());
+    }
+    Err(Failure::input(format!(
+        "{}: a database of the {} rules ({:016x}); this command reads positions on the \
+         nine board only so far (generate, verify, stats, checksums, rules and subspaces \
+         work on any rules)",
+        dir.display(),
+        variant.preset(),
+        variant.fingerprint()
+    )))
 }
 
 /// `--db DIR`.
@@ -392,7 +411,11 @@ struct VariantArgs {
 impl VariantArgs {
     fn variant(&self) -> Result<Variant, Failure> {
         match &self.db {
-            Some(dir) => Ok(millbase::storage::dir::DbDir::open(dir)?.variant()),
+            Some(dir) => {
+                let variant = millbase::storage::dir::DbDir::open(dir)?.variant();
+                on_nines_board(variant, dir)?;
+                Ok(variant)
+            }
             None => Ok(self.variant.variant()),
         }
     }

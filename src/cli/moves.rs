@@ -18,8 +18,8 @@ pub struct MovesArgs {
 }
 
 pub fn run(a: MovesArgs, out: &mut impl Write) -> Result<(), Failure> {
-    let start = a.position.start(false)?;
     let variant = a.variant.variant()?;
+    let start = a.position.start(false)?;
     let game = a.position.game(start, variant)?;
     let pos = game.position();
     // none once the game is over

@@ -54,7 +54,11 @@ pub struct PlayArgs {
 pub fn run(a: PlayArgs, out: &mut impl Write) -> Result<(), Failure> {
     let given = a.position.as_deref().map(parse_position).transpose()?;
     let db = match &a.db {
-        Some(dir) => Some(Arc::new(Database::open(dir)?)),
+        Some(dir) => {
+            let db = Database::open(dir)?;
+            super::on_nines_board(db.variant(), dir)?;
+            Some(Arc::new(db))
+        }
         None => None,
     };
     let start = start_within(given, db.as_deref())?;
