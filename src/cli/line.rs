@@ -36,8 +36,9 @@ pub struct LineArgs {
 }
 
 pub fn run(a: LineArgs, out: &mut impl Write) -> Result<(), Failure> {
-    let database = a.limit.open(&a.db.db)?;
+    super::check_board(&a.db.db)?;
     let start = a.position.start(false)?;
+    let database = a.limit.open(&a.db.db)?;
     let game = a.position.game_on(&database, start, a.counter)?;
     let pos = game.position();
     let line = database.line_game(&game, a.max_plies, true)?;

@@ -181,6 +181,17 @@ impl LimitArgs {
     }
 }
 
+/// [`on_nines_board`] for the database in `dir`, if one opens there: called
+/// before a position is read, so that a position of another board gets the
+/// refusal, not a misreading; a missing or damaged database is reported
+/// where it is opened, after the position.
+fn check_board(dir: &std::path::Path) -> Result<(), Failure> {
+    match millbase::storage::dir::DbDir::open(dir) {
+        Ok(db) => on_nines_board(db.variant(), dir),
+        Err(_) => Ok(()),
+    }
+}
+
 /// Refuses a database of rules on another board for the commands that read
 /// and write positions and moves, which this version does on nine's board
 /// only.
@@ -409,6 +420,11 @@ struct VariantArgs {
 }
 
 impl VariantArgs {
+    /// [`check_board`] of `--db`, if given.
+    fn check_board(&self) -> Result<(), Failure> {
+        self.db.as_deref().map_or(Ok(()), check_board)
+    }
+
     fn variant(&self) -> Result<Variant, Failure> {
         match &self.db {
             Some(dir) => {

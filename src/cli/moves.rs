@@ -18,8 +18,9 @@ pub struct MovesArgs {
 }
 
 pub fn run(a: MovesArgs, out: &mut impl Write) -> Result<(), Failure> {
-    let variant = a.variant.variant()?;
+    a.variant.check_board()?;
     let start = a.position.start(false)?;
+    let variant = a.variant.variant()?;
     let game = a.position.game(start, variant)?;
     let pos = game.position();
     // none once the game is over

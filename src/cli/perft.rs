@@ -38,10 +38,10 @@ pub fn run(a: PerftArgs, out: &mut impl Write) -> Result<(), Failure> {
             play.perft(&pos, a.depth)
         }
         None => {
-            let variant = a.variant.variant()?;
+            a.variant.check_board()?;
             let pos = parse_position(&a.position)?;
             let bar = super::progress::counter_bar("first moves counted");
-            let nodes = moves::perft_parallel_with(&pos, a.depth, variant, &|k, n| {
+            let nodes = moves::perft_parallel_with(&pos, a.depth, a.variant.variant()?, &|k, n| {
                 bar.set_length(n as u64);
                 bar.set_position(k as u64);
             });

@@ -52,6 +52,9 @@ pub struct PlayArgs {
 }
 
 pub fn run(a: PlayArgs, out: &mut impl Write) -> Result<(), Failure> {
+    if let Some(dir) = &a.db {
+        super::check_board(dir)?;
+    }
     let given = a.position.as_deref().map(parse_position).transpose()?;
     let db = match &a.db {
         Some(dir) => {

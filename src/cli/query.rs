@@ -155,8 +155,9 @@ fn write_moves(out: &mut impl Write, answer: &Answer) -> std::io::Result<()> {
 }
 
 pub fn run(a: QueryArgs, out: &mut impl Write) -> Result<(), Failure> {
-    let database = a.limit.open(&a.db.db)?;
+    super::check_board(&a.db.db)?;
     let start = a.position.start(false)?;
+    let database = a.limit.open(&a.db.db)?;
     let variant = database.variant();
     let game = a.position.game_on(&database, start, a.counter)?;
     let pos = game.position();

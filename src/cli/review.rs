@@ -35,6 +35,7 @@ pub fn run(a: ReviewArgs, out: &mut impl Write) -> Result<(), Failure> {
         position: a.position,
         moves: Some(a.moves),
     };
+    super::check_board(&a.db.db)?;
     let start = record.start(false)?;
     let database = a.limit.open(&a.db.db)?;
     let game = record.game_on(&database, start, a.counter)?;

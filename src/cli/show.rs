@@ -24,8 +24,9 @@ pub fn run(a: ShowArgs, out: &mut impl Write) -> Result<(), Failure> {
     if let Some(r) = &a.rules {
         return show_on(&Play::new(super::rules_of(r)?), &a.position, out);
     }
-    let variant = a.variant.variant()?;
+    a.variant.check_board()?;
     let start = a.position.start(true)?;
+    let variant = a.variant.variant()?;
     let game = a.position.game(start, variant)?;
     let pos = game.position();
     board(out, &pos)?;

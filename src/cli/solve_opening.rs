@@ -58,8 +58,9 @@ pub struct SolveOpeningArgs {
 }
 
 pub fn run(a: SolveOpeningArgs, out: &mut impl Write) -> Result<(), Failure> {
-    let database = a.limit.open(&a.db.db)?;
+    super::check_board(&a.db.db)?;
     let given = a.position.as_deref().map(parse_position).transpose()?;
+    let database = a.limit.open(&a.db.db)?;
     let pos = given.unwrap_or_else(|| database.start());
     let precision = if a.exact {
         Precision::ExactPlies

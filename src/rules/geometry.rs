@@ -414,7 +414,7 @@ impl Geometry {
                 .expect("the symmetries form a group");
         }
         Ok(Geometry {
-            all: if n == 32 { !0 } else { (1 << n) - 1 },
+            all: (1 << n) - 1,
             names,
             neighbours: nb,
             mills: mills.to_vec(),

@@ -115,14 +115,21 @@ impl Variant {
 
     /// The engine's variant for `rules`: nine's own tables for the rules of
     /// `nine` and `nine-no-flying` (whatever their name and counter limit),
-    /// else tables made now for this rule set. Each call for other rules
-    /// makes (and keeps for the life of the process) a new set of tables
-    /// of about 50 KB: call it once per rule set. Errors name what the
-    /// engine does not play yet.
+    /// else the tables of this rule set, made at its first call and kept
+    /// for the life of the process (about 60 KB a rule set; later calls
+    /// with rules of the same fingerprint get the same tables). Errors name
+    /// what the engine does not play yet.
     pub fn of_rules(rules: &Rules) -> Result<Variant, RulesError> {
         let f = rules.fingerprint();
         if let Some(v) = Variant::nines().into_iter().find(|v| v.0.fingerprint == f) {
             return Ok(v);
+        }
+        // the tables made so far, one per fingerprint: a cache, so that
+        // opening a database again does not make them again
+        static MADE: std::sync::Mutex<Vec<&'static Setup>> = std::sync::Mutex::new(Vec::new());
+        let mut made = MADE.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(&setup) = made.iter().find(|s| s.fingerprint == f) {
+            return Ok(Variant(setup));
         }
         let unsupported = |what: &str| {
             Err(RulesError(format!(
@@ -148,8 +155,9 @@ impl Variant {
         let geometry = Geometry::new(names, &neighbours, &board.mill_masks(), &board.symmetries())
             .map_err(|e| RulesError(format!("{}: {e}", rules.name())))?;
         let geometry: &'static Geometry = Box::leak(Box::new(geometry));
-        let setup = Setup::new(rules.clone(), geometry, None);
-        Ok(Variant(Box::leak(Box::new(setup))))
+        let setup: &'static Setup = Box::leak(Box::new(Setup::new(rules.clone(), geometry, None)));
+        made.push(setup);
+        Ok(Variant(setup))
     }
 
     /// Whether these are nine's rules, and with flying: `Some(flying)` for
@@ -263,6 +271,8 @@ mod tests {
         }
         for other in ["six", "seven", "three"] {
             let v = Variant::of_rules(&Rules::preset(other).unwrap()).unwrap();
+            let again = Variant::of_rules(&Rules::preset(other).unwrap()).unwrap();
+            assert!(std::ptr::eq(v.geometry(), again.geometry()), "made once");
             assert_eq!(v.nine_flying(), None);
             assert_eq!(v.preset(), other);
             assert_ne!(v, Variant::default());
