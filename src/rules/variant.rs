@@ -147,8 +147,9 @@ impl Variant {
         if 2 * rules.stones() as usize >= board.len() && rules.full_board() == FullBoard::Draw {
             return unsupported("a board that placement can fill");
         }
-        if rules.stones() > MAX_STONES {
-            return unsupported(&format!("more than {MAX_STONES} stones a side"));
+        if rules.stones() > STONES_PER_SIDE {
+            // the subspace lists stop at nine's stones so far
+            return unsupported(&format!("more than {STONES_PER_SIDE} stones a side"));
         }
         let names = board.points().iter().map(|p| p.name.clone()).collect();
         let neighbours: Vec<u32> = (0..board.len()).map(|p| board.neighbours(p)).collect();
@@ -281,6 +282,10 @@ mod tests {
             let e = Variant::of_rules(&Rules::preset(not_yet).unwrap()).unwrap_err();
             assert!(e.0.contains("not played by this engine yet"), "{e}");
         }
+        let mut ten = Rules::preset("lasker").unwrap().spec();
+        ten.lasker = false;
+        let e = Variant::of_rules(&Rules::new(ten).unwrap()).unwrap_err();
+        assert!(e.0.contains("more than 9 stones"), "{e}");
     }
 
     #[test]
