@@ -5,7 +5,7 @@ use crate::rules::geometry::{
     Bits, Lines, Nine, POINT_NAMES, SYMMETRIES, SYMMETRY_COUNT, point_by_name, points, transform,
 };
 use crate::rules::position::{Color, Position};
-use crate::rules::variant::{MIN_STONES, Variant};
+use crate::rules::variant::Variant;
 use std::fmt;
 use std::str::FromStr;
 
@@ -105,15 +105,7 @@ pub fn can_fly(pos: &Position, variant: Variant) -> bool {
 /// Whether the game is over with the side to move having lost: fewer than 3 stones
 /// on board plus in hand, or no legal move.
 pub fn is_lost(pos: &Position, variant: Variant) -> bool {
-    below_minimum(pos.mover, pos.mover_hand, variant) || !has_legal_move(pos, variant)
-}
-
-/// Whether a side with `stones` on board and `hand` in hand has fewer than
-/// the rules' least.
-#[inline(always)]
-fn below_minimum(stones: Bits, hand: u8, _: Variant) -> bool {
-    // every rule set the engine plays has the same least ([`Variant::of_rules`])
-    stones.count_ones() + u32::from(hand) < u32::from(MIN_STONES)
+    pos.mover_below_minimum() || !has_legal_move(pos, variant)
 }
 
 /// Whether the side to move has any legal move (ignoring the stone-count rule).
@@ -142,9 +134,7 @@ pub fn generate(pos: &Position, variant: Variant, out: &mut Vec<Move>) {
 /// constant tables, once for any board's.
 #[inline(never)]
 fn generate_on(g: impl Lines, pos: &Position, variant: Variant, out: &mut Vec<Move>) {
-    if below_minimum(pos.mover, pos.mover_hand, variant)
-        || below_minimum(pos.opponent, pos.opponent_hand, variant)
-    {
+    if pos.mover_below_minimum() || pos.opponent_below_minimum() {
         return;
     }
     let empty = g.all() & !(pos.mover | pos.opponent);
@@ -336,13 +326,13 @@ impl fmt::Display for Ending {
 /// How the game of `pos` has ended, if it has (the side to move is checked
 /// first).
 pub fn ending(pos: &Position, variant: Variant) -> Option<Ending> {
-    if below_minimum(pos.mover, pos.mover_hand, variant) {
+    if pos.mover_below_minimum() {
         return Some(Ending::TooFewStones {
             loser: pos.side,
             stones: pos.mover_total(),
         });
     }
-    if below_minimum(pos.opponent, pos.opponent_hand, variant) {
+    if pos.opponent_below_minimum() {
         return Some(Ending::TooFewStones {
             loser: pos.side.other(),
             stones: pos.opponent_total(),
